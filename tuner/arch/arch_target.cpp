@@ -1,0 +1,84 @@
+#include "arch/arch_target.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <mutex>
+#include <nvrtc.h>
+#include <regex>
+
+namespace autotune {
+
+std::string ArchTarget::name() const { return fmt::format("sm_{}{}{}", major, minor, suffix); }
+
+ArchTarget parse_arch(const std::string& text)
+{
+    static const std::regex pattern(R"(sm_(\d+)([af]?))");
+    std::smatch m;
+    if (!std::regex_match(text, m, pattern))
+        throw ArchError(fmt::format("--arch '{}' is not an architecture: expected sm_XX, e.g. sm_80, sm_90, sm_90a", text));
+    const int number = std::stoi(m[1].str());
+    if (number < 10)
+        throw ArchError(fmt::format("--arch '{}' is not an architecture: expected two or three digits, e.g. sm_90", text));
+    return ArchTarget{number / 10, number % 10, m[2].str()};
+}
+
+std::vector<int> nvrtc_supported_archs()
+{
+    int count = 0;
+    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS)
+        throw ArchError("NVRTC: nvrtcGetNumSupportedArchs failed");
+    std::vector<int> archs(static_cast<std::size_t>(count));
+    if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+        throw ArchError("NVRTC: nvrtcGetSupportedArchs failed");
+    std::sort(archs.begin(), archs.end());
+    return archs;
+}
+
+std::string nvrtc_version()
+{
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    return fmt::format("{}.{}", major, minor);
+}
+
+namespace {
+
+// Whether NVRTC accepts an architecture-suffixed target: it knows which (arch, suffix)
+// pairs exist better than any table here.
+bool nvrtc_accepts(const std::string& arch)
+{
+    static std::mutex mutex;
+    static std::map<std::string, bool> known; // the answer cannot change within a process
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(arch); it != known.end())
+        return it->second;
+    nvrtcProgram program = nullptr;
+    nvrtcCreateProgram(&program, "__global__ void probe() {}", "probe.cu", 0, nullptr, nullptr);
+    const std::string option = "--gpu-architecture=" + arch;
+    const char* options[] = {option.c_str()};
+    const bool ok = nvrtcCompileProgram(program, 1, options) == NVRTC_SUCCESS;
+    nvrtcDestroyProgram(&program);
+    return known[arch] = ok;
+}
+
+} // namespace
+
+ArchTarget require_compilable_arch(const std::string& text)
+{
+    const ArchTarget target = parse_arch(text);
+    const auto supported = nvrtc_supported_archs();
+    const bool listed = std::find(supported.begin(), supported.end(), target.number()) != supported.end();
+    if (!listed || (!target.suffix.empty() && !nvrtc_accepts(target.name()))) {
+        std::vector<std::string> names;
+        for (int a : supported)
+            names.push_back(fmt::format("sm_{}", a));
+        throw ArchError(fmt::format("--arch {}: NVRTC {} cannot compile for it (supported: {}; suffixes a/f where "
+                                    "the architecture has them)",
+                                    target.name(), nvrtc_version(), fmt::join(names, ", ")));
+    }
+    return target;
+}
+
+} // namespace autotune

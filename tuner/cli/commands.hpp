@@ -1,0 +1,17 @@
+// The `autotune` subcommands. Each takes the arguments after its name and returns the
+// exit code; bad input is thrown (UsageError and the stages' own errors) for main to map.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace autotune::cli {
+
+using Arguments = std::vector<std::string>;
+
+int tune_builtin_command(const std::string& kernel, const Arguments& args); // autotune <kernel> ...
+int run_spec_command(const Arguments& args);                                 // autotune run SPEC ...
+int list_command(const Arguments& args);                                     // autotune list
+int fidelity_command(const Arguments& args);                                 // autotune fidelity RESULTS
+
+} // namespace autotune::cli

@@ -1,0 +1,73 @@
+// autotune list: the built-in kernels, their parameters and the size of their valid
+// spaces (default and full) for the default problem.
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "space/enumerate_space.hpp"
+#include "spec/load_spec.hpp"
+#include "util/project_paths.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace po = boost::program_options;
+
+namespace autotune::cli {
+
+int list_command(const Arguments& args)
+{
+    bool json = false;
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")("json", po::bool_switch(&json), "print JSON");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: autotune list [--json]\n\n" << options;
+        return exit_ok;
+    }
+    po::notify(vm);
+
+    std::vector<std::filesystem::path> specs;
+    for (const auto& entry : std::filesystem::directory_iterator(builtin_kernels_dir()))
+        if (entry.path().extension() == ".toml")
+            specs.push_back(entry.path());
+    std::sort(specs.begin(), specs.end());
+
+    nlohmann::ordered_json listing = nlohmann::ordered_json::array();
+    for (const auto& path : specs) {
+        const KernelSpec spec = load_spec(path);
+        const Problem problem = resolve_problem(spec, {});
+        const Space default_space = enumerate_space(spec, problem, SpaceSelection::default_space);
+        const Space full_space = enumerate_space(spec, problem, SpaceSelection::full);
+        nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
+        for (const auto& p : spec.parameters)
+            parameters.push_back({{"name", p.name}, {"values", p.values}, {"default", p.default_values}});
+        listing.push_back({{"name", spec.name},
+                           {"description", spec.description},
+                           {"problem", problem.to_string()},
+                           {"parameters", parameters},
+                           {"space",
+                            {{"default", {{"combinations", default_space.combinations}, {"valid", default_space.variants.size()}}},
+                             {"full", {{"combinations", full_space.combinations}, {"valid", full_space.variants.size()}}}}}});
+        if (json)
+            continue;
+        std::cout << fmt::format("{} — {}\n", spec.name, spec.description);
+        for (const auto& p : spec.parameters) {
+            std::cout << fmt::format("  {:<14} {}", p.name, fmt::join(p.values, " "));
+            if (p.default_values != p.values)
+                std::cout << fmt::format("   (default: {})", fmt::join(p.default_values, " "));
+            std::cout << "\n";
+        }
+        std::cout << fmt::format("  space for {}: default {} valid of {} combinations; full {} valid of {}\n\n",
+                                 problem.to_string(), default_space.variants.size(), default_space.combinations,
+                                 full_space.variants.size(), full_space.combinations);
+    }
+    if (json)
+        std::cout << listing.dump(2) << "\n";
+    return exit_ok;
+}
+
+} // namespace autotune::cli

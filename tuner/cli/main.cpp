@@ -1,0 +1,77 @@
+// autotune: a compile-time CUDA kernel autotuner. This file only dispatches to the
+// subcommands and turns errors into one line on stderr and an exit code.
+#include "arch/arch_target.hpp"
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "spec/expression.hpp"
+#include "spec/load_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <iostream>
+
+namespace {
+
+const char* const usage = R"(usage: autotune <command> [options]
+
+Tune a kernel:
+  autotune <kernel> --arch sm_XX [--problem K=V,...] [--space default|full]
+                    [--compile-only] [--compiler nvrtc|nvcc] [--jobs N]
+                    [--cache DIR|none] [--out DIR] [--json]
+  autotune run SPEC --arch sm_XX [same options]   tune your own kernel from a spec file
+
+Inspect:
+  autotune list [--json]                           built-in kernels, parameters, space sizes
+  autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
+
+Every command takes --help. Exit codes: 0 success, 1 something failed while running,
+2 bad usage or bad input.
+)";
+
+int dispatch(const std::vector<std::string>& all)
+{
+    using namespace autotune::cli;
+    if (all.empty()) {
+        std::cerr << usage;
+        return exit_bad_input;
+    }
+    const std::string& command = all.front();
+    const Arguments rest(all.begin() + 1, all.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << usage;
+        return exit_ok;
+    }
+    if (command == "list") return list_command(rest);
+    if (command == "run") return run_spec_command(rest);
+    if (command == "fidelity") return fidelity_command(rest);
+    if (!command.empty() && command.front() == '-')
+        throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "
+                         "(autotune --help)");
+    return tune_builtin_command(command, rest);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace autotune;
+    try {
+        return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const cli::UsageError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const boost::program_options::error& e) {
+        std::cerr << "autotune: " << e.what() << " (see --help)\n";
+    } catch (const SpecError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const ArchError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const ProblemError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const ExpressionError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "autotune: error: " << e.what() << "\n";
+        return cli::exit_failed;
+    }
+    return cli::exit_bad_input;
+}

@@ -1,0 +1,41 @@
+// The compile stage's driver: every variant of a space compiled for one architecture,
+// in parallel, through the on-disk cache. A variant that fails to compile is recorded
+// as compile_error and the others go on.
+#pragma once
+
+#include "arch/arch_target.hpp"
+#include "compile/compiled_variant.hpp"
+#include "space/variant.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace autotune {
+
+struct CompileSettings {
+    CompilerKind compiler = CompilerKind::nvrtc;
+    unsigned jobs = 0;                              // 0: all cores
+    std::optional<std::filesystem::path> cache_dir; // nullopt: no cache
+    std::filesystem::path nvcc;                     // used when compiler == nvcc
+    std::filesystem::path project_root;             // paths in records are relative to it
+    // Called from worker threads, serialised, after each variant: (done, total).
+    std::function<void(std::size_t, std::size_t)> progress;
+};
+
+[[nodiscard]] std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
+                                                            const std::vector<Variant>& variants,
+                                                            const ArchTarget& arch, const CompileSettings& settings);
+
+// One variant, no cache, no threads: the reference path tests compare shortcuts with.
+[[nodiscard]] CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,
+                                              const CompileSettings& settings);
+
+// The default toolkit nvcc: $AUTOTUNE_NVCC, else the one next to the NVRTC the build found.
+[[nodiscard]] std::filesystem::path default_nvcc();
+
+} // namespace autotune

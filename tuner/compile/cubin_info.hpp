@@ -1,0 +1,48 @@
+// What a cubin says about its kernels, read from its ELF metadata with libelf: the
+// per-function attributes ptxas writes into .nv.info sections, the shared-memory and
+// constant-bank sections, and the machine code (.text.<function>) itself.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autotune {
+
+class CubinError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct CubinFunctionInfo {
+    std::string name;                   // mangled (lowered) name
+    int registers = 0;                  // EIATTR_REGCOUNT
+    std::int64_t frame_size = 0;        // EIATTR_FRAME_SIZE: per-thread stack frame, bytes
+    std::int64_t min_stack_size = 0;    // EIATTR_MIN_STACK_SIZE
+    std::optional<int> max_registers;   // EIATTR_MAXREG_COUNT: the cap ptxas applied (255 = none)
+    std::optional<std::int64_t> max_threads; // EIATTR_MAX_THREADS, product of x·y·z (from .maxntid)
+    std::optional<int> min_blocks;      // EIATTR_MIN_CTA_PER_SM? (from .minnctapersm) where present
+    int barriers = 0;                   // EIATTR_NUM_BARRIERS (absent = 0)
+    std::int64_t shared_static = 0;     // static shared memory the kernel declares, bytes, as ptxas reports it
+    std::int64_t constant_bank0 = 0;    // size of .nv.constant0.<function> (parameters + driver data)
+    std::int64_t code_bytes = 0;        // size of .text.<function>
+    std::string sass_sha256;            // SHA-256 of the .text.<function> bytes: the machine-code identity
+};
+
+struct CubinInfo {
+    int sm = 0;                          // e.g. 90, from the ELF header
+    std::string ptxas_arguments;         // "Tool Command Line Arguments" of .note.nv.tkinfo, where present
+    std::vector<CubinFunctionInfo> functions; // kernels (entry functions), in section order
+};
+
+// Throws CubinError when the bytes are not a CUDA ELF image.
+[[nodiscard]] CubinInfo read_cubin(std::string_view cubin);
+
+// The entry `name` of `cubin`; throws CubinError naming the function and listing the
+// ones present when it is missing.
+[[nodiscard]] const CubinFunctionInfo& find_function(const CubinInfo& cubin, std::string_view name);
+
+} // namespace autotune

@@ -1,0 +1,30 @@
+// CompileRun: everything one `autotune <kernel> --arch sm_XX` run produced up to the
+// compile stage, as plain data for the emitters.
+#pragma once
+
+#include "compile/compiled_variant.hpp"
+#include "space/enumerate_space.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+struct CompileRun {
+    std::string kernel;
+    std::string spec_path;       // relative to the project where possible
+    std::string arch;            // "sm_90"
+    std::string nvrtc_version;   // "13.0"
+    CompilerKind compiler = CompilerKind::nvrtc;
+    Problem problem;
+    SpaceSelection selection = SpaceSelection::default_space;
+    std::size_t combinations = 0;
+    std::vector<RuleRemoval> removals;
+    std::vector<Variant> variants;          // the valid ones, in enumeration order
+    std::vector<CompiledVariant> compiled;  // compiled[i] belongs to variants[i]
+    double seconds = 0;                     // wall time of the compile stage
+};
+
+} // namespace autotune

@@ -1,0 +1,109 @@
+#include "emit/compile_table.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+namespace autotune {
+namespace {
+
+struct Column {
+    std::string title;
+    std::vector<std::string> cells;
+    bool left = false; // text columns read better left-aligned
+};
+
+std::string cap_cell(const ResourceUsage& r)
+{
+    if (r.register_cap_source == "none")
+        return "-";
+    static const std::map<std::string, std::string> marks{
+        {"launch_bounds", "lb"}, {"maxrregcount", "rr"}, {"maxnreg", "mn"}, {"ptxas", "?"}};
+    auto it = marks.find(r.register_cap_source);
+    std::string cell = fmt::format("{} {}", r.register_cap, it == marks.end() ? r.register_cap_source : it->second);
+    if (r.maxrregcount_overridden)
+        cell += fmt::format(" (was {})", *r.maxrregcount_overridden);
+    return cell;
+}
+
+std::string status_cell(const CompiledVariant& c)
+{
+    if (c.status == CompileStatus::ok)
+        return c.resources.min_blocks_ignored ? "ok, min blocks ignored" : "ok";
+    std::string error = c.error.size() > 70 ? c.error.substr(0, 67) + "..." : c.error;
+    return "compile_error: " + error;
+}
+
+} // namespace
+
+std::string compile_table(const CompileRun& run)
+{
+    std::vector<Column> columns;
+    columns.push_back({"#", {}});
+    if (!run.variants.empty())
+        for (const auto& [name, value] : run.variants.front().parameters)
+            columns.push_back({name, {}});
+    for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap"})
+        columns.push_back({title, {}});
+    columns.push_back({"status", {}, true});
+
+    for (std::size_t i = 0; i < run.variants.size(); ++i) {
+        const Variant& v = run.variants[i];
+        const CompiledVariant& c = run.compiled[i];
+        const ResourceUsage& r = c.resources;
+        const bool ok = c.status == CompileStatus::ok;
+        std::size_t col = 0;
+        columns[col++].cells.push_back(std::to_string(v.index));
+        for (const auto& [name, value] : v.parameters)
+            columns[col++].cells.push_back(std::to_string(value));
+        columns[col++].cells.push_back(std::to_string(v.block.volume()));
+        columns[col++].cells.push_back(ok ? std::to_string(r.registers) : "-");
+        columns[col++].cells.push_back(ok ? fmt::format("{}/{}", r.spill_stores, r.spill_loads) : "-");
+        columns[col++].cells.push_back(ok ? std::to_string(r.stack_frame) : "-");
+        columns[col++].cells.push_back(ok ? std::to_string(r.shared_static) : "-");
+        columns[col++].cells.push_back(ok ? cap_cell(r) : "-");
+        columns[col++].cells.push_back(status_cell(c));
+    }
+
+    std::vector<std::size_t> widths;
+    for (const auto& column : columns) {
+        std::size_t w = column.title.size();
+        for (const auto& cell : column.cells)
+            w = std::max(w, cell.size());
+        widths.push_back(w);
+    }
+    std::string out;
+    auto append_row = [&](auto cell_of) {
+        std::string line;
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const std::string cell = cell_of(c);
+            const bool last = c + 1 == columns.size();
+            if (columns[c].left)
+                line += last ? cell : fmt::format("{:<{}}", cell, widths[c]);
+            else
+                line += fmt::format("{:>{}}", cell, widths[c]);
+            if (!last)
+                line += "  ";
+        }
+        out += line + "\n";
+    };
+    append_row([&](std::size_t c) { return columns[c].title; });
+    for (std::size_t row = 0; row < run.variants.size(); ++row)
+        append_row([&](std::size_t c) { return columns[c].cells[row]; });
+    return out;
+}
+
+std::string compile_summary(const CompileRun& run)
+{
+    std::size_t ok = 0, cached = 0;
+    for (const auto& c : run.compiled) {
+        ok += c.status == CompileStatus::ok;
+        cached += c.cache_hit;
+    }
+    return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
+                       "{} from cache, {:.1f} s with {}",
+                       run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler));
+}
+
+} // namespace autotune

@@ -1,0 +1,108 @@
+#include "emit/results_json.hpp"
+
+#include "util/atomic_file.hpp"
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json named_values(const NamedValues& values)
+{
+    json object = json::object();
+    for (const auto& [name, value] : values)
+        object[name] = value;
+    return object;
+}
+
+template <typename T>
+json optional_value(const std::optional<T>& value)
+{
+    return value ? json(*value) : json(nullptr);
+}
+
+json variant_json(const Variant& variant, const CompiledVariant& compiled)
+{
+    const bool ok = compiled.status == CompileStatus::ok;
+    const ResourceUsage& r = compiled.resources;
+    auto when_ok = [ok](json value) { return ok ? value : json(nullptr); };
+    const RegisterPolicy& p = variant.register_policy;
+    json v{
+        {"index", variant.index},
+        {"params", named_values(variant.parameters)},
+        {"derived", named_values(variant.derived)},
+        {"block", {variant.block.x, variant.block.y, variant.block.z}},
+        {"grid", {variant.grid.x, variant.grid.y, variant.grid.z}},
+        {"dynamic_shared_bytes", variant.dynamic_shared_bytes},
+        {"register_policy",
+         {{"kind", p.kind()}, {"max_threads", p.max_threads}, {"min_blocks", p.min_blocks}, {"maxnreg", p.maxnreg},
+          {"maxrregcount", p.maxrregcount}}},
+        {"template", compiled.template_path},
+        {"name_expression", compiled.name_expression},
+        {"lowered_name", compiled.lowered_name},
+        {"compiler", to_string(compiled.compiler)},
+        {"options", compiled.options},
+        {"status", to_string(compiled.status)},
+        {"error", ok ? json(nullptr) : json(compiled.error)},
+        {"registers", when_ok(r.registers)},
+        {"spill_stores", when_ok(r.spill_stores)},
+        {"spill_loads", when_ok(r.spill_loads)},
+        {"stack_frame", when_ok(r.stack_frame)},
+        {"shared_static", when_ok(r.shared_static)},
+        {"constant_bytes", ok ? optional_value(r.constant_bank0) : json(nullptr)},
+        {"barriers", when_ok(r.barriers)},
+        {"register_cap", when_ok(r.register_cap)},
+        {"register_cap_source", when_ok(r.register_cap_source)},
+        {"maxrregcount_overridden", ok ? optional_value(r.maxrregcount_overridden) : json(nullptr)},
+        {"cap_raised_from", ok ? optional_value(r.cap_raised_from) : json(nullptr)},
+        {"min_blocks_ignored", when_ok(r.min_blocks_ignored)},
+        {"warnings", r.warnings},
+        {"cubin_sha256", when_ok(compiled.cubin_sha256)},
+        {"sass_sha256", when_ok(compiled.sass_sha256)},
+        {"cache_hit", compiled.cache_hit},
+        {"compile_seconds", compiled.compile_seconds},
+        {"measurement", nullptr},
+    };
+    return v;
+}
+
+} // namespace
+
+json results_json(const CompileRun& run)
+{
+    json removals = json::array();
+    for (const auto& r : run.removals)
+        removals.push_back({{"rule", r.rule}, {"removed", r.removed}});
+    json problem = json::object();
+    for (const auto& [name, value] : run.problem.values)
+        problem[name] = value;
+    json variants = json::array();
+    for (std::size_t i = 0; i < run.variants.size(); ++i)
+        variants.push_back(variant_json(run.variants[i], run.compiled[i]));
+    return json{
+        {"kernel", run.kernel},
+        {"spec", run.spec_path},
+        {"arch", run.arch},
+        {"nvrtc_version", run.nvrtc_version},
+        {"compiler", to_string(run.compiler)},
+        {"device", nullptr},
+        {"measured", false},
+        {"problem", problem},
+        {"space",
+         {{"selection", run.selection == SpaceSelection::full ? "full" : "default"},
+          {"combinations", run.combinations},
+          {"valid", run.variants.size()},
+          {"removed", removals}}},
+        {"compile_seconds", run.seconds},
+        {"variants", variants},
+    };
+}
+
+std::filesystem::path write_results(const CompileRun& run, const std::filesystem::path& out_dir)
+{
+    const auto path = out_dir / run.arch / (run.kernel + ".json");
+    write_file_atomically(path, results_json(run).dump(2) + "\n");
+    return path;
+}
+
+} // namespace autotune

@@ -1,0 +1,37 @@
+// The space stage: every valid Variant of a KernelSpec for one problem, in a
+// deterministic order (parameters nested in spec order, the last varying fastest).
+#pragma once
+
+#include "space/variant.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+enum class SpaceSelection { default_space, full };
+
+// How many combinations one rule removed; each combination is counted once, by the
+// first rule that rejects it.
+struct RuleRemoval {
+    std::string rule;
+    std::size_t removed = 0;
+};
+
+struct Space {
+    std::vector<Variant> variants;
+    std::size_t combinations = 0; // size of the cartesian product before any rule
+    std::vector<RuleRemoval> removals;
+};
+
+// Throws ExpressionError (naming the expression) when an expression cannot be
+// evaluated for some combination, e.g. a geometry that is not an integer.
+[[nodiscard]] Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection);
+
+// Size of the cartesian product, for `autotune list` without enumerating.
+[[nodiscard]] std::size_t cartesian_size(const KernelSpec& spec, SpaceSelection selection);
+
+} // namespace autotune

@@ -1,0 +1,121 @@
+#include "spec/expression.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <muParser.h>
+
+namespace autotune {
+namespace {
+
+double ceil_div(double a, double b)
+{
+    if (b == 0) throw mu::ParserError("ceil_div by zero");
+    return std::ceil(a / b);
+}
+double floor_div(double a, double b)
+{
+    if (b == 0) throw mu::ParserError("floor_div by zero");
+    return std::floor(a / b);
+}
+double modulo(double a, double b)
+{
+    if (b == 0) throw mu::ParserError("modulo by zero");
+    return std::fmod(a, b);
+}
+double is_power_of_two(double a)
+{
+    if (a < 1 || a != std::floor(a)) return 0;
+    const auto v = static_cast<std::uint64_t>(a);
+    return (v & (v - 1)) == 0 ? 1 : 0;
+}
+double logical_not(double a) { return a == 0 ? 1 : 0; }
+
+} // namespace
+
+bool is_identifier(const std::string& name)
+{
+    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+        return false;
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+            return false;
+    return true;
+}
+
+ExpressionScope::ExpressionScope(const std::vector<std::string>& names) : names_(names)
+{
+    for (const auto& name : names) {
+        if (!is_identifier(name))
+            throw ExpressionError(fmt::format("'{}' is not a valid variable name", name));
+        if (!slots_.emplace(name, std::make_unique<double>(0.0)).second)
+            throw ExpressionError(fmt::format("variable '{}' is defined twice", name));
+    }
+}
+
+void ExpressionScope::set(const std::string& name, double value)
+{
+    auto it = slots_.find(name);
+    if (it == slots_.end())
+        throw ExpressionError(fmt::format("unknown variable '{}'", name));
+    *it->second = value;
+}
+
+double ExpressionScope::get(const std::string& name) const
+{
+    auto it = slots_.find(name);
+    if (it == slots_.end())
+        throw ExpressionError(fmt::format("unknown variable '{}'", name));
+    return *it->second;
+}
+
+bool ExpressionScope::has(const std::string& name) const { return slots_.count(name) != 0; }
+
+Expression::Expression(const std::string& text, const std::string& origin, ExpressionScope& scope)
+    : text_(text), origin_(origin), parser_(std::make_unique<mu::Parser>())
+{
+    try {
+        parser_->DefineFun("ceil_div", ceil_div);
+        parser_->DefineFun("floor_div", floor_div);
+        parser_->DefineFun("is_power_of_two", is_power_of_two);
+        parser_->DefineOprt("%", modulo, mu::prMUL_DIV, mu::oaLEFT);
+        parser_->DefineInfixOprt("!", logical_not);
+        for (const auto& [name, slot] : scope.slots_)
+            parser_->DefineVar(name, slot.get());
+        parser_->SetExpr(text);
+        // Parse now, so syntax errors and unknown names surface when the spec is read,
+        // not in the middle of an enumeration.
+        for (const auto& [name, ignored] : parser_->GetUsedVar())
+            if (!scope.has(name))
+                throw ExpressionError(fmt::format("{}: '{}' uses unknown name '{}' (known: {})", origin_,
+                                                  text_, name, fmt::join(scope.names(), ", ")));
+    } catch (const mu::ParserError& e) {
+        throw ExpressionError(fmt::format("{}: cannot parse '{}': {}", origin_, text_, e.GetMsg()));
+    }
+}
+
+Expression::~Expression() = default;
+Expression::Expression(Expression&&) noexcept = default;
+Expression& Expression::operator=(Expression&&) noexcept = default;
+
+double Expression::evaluate() const
+{
+    try {
+        const double value = parser_->Eval();
+        if (!std::isfinite(value))
+            throw ExpressionError(fmt::format("{}: '{}' is not finite", origin_, text_));
+        return value;
+    } catch (const mu::ParserError& e) {
+        throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin_, text_, e.GetMsg()));
+    }
+}
+
+std::int64_t Expression::evaluate_integer() const
+{
+    const double value = evaluate();
+    if (value != std::floor(value) || std::fabs(value) > 9.0e15)
+        throw ExpressionError(fmt::format("{}: '{}' = {} is not an integer (use ceil_div or floor_div)",
+                                          origin_, text_, value));
+    return static_cast<std::int64_t>(value);
+}
+
+} // namespace autotune

@@ -1,0 +1,98 @@
+// KernelSpec: everything the tuner knows about one kernel, read from a spec file
+// (kernels/*.toml for the built-in kernels, any path for `autotune run SPEC`).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+// How tunable parameters reach the kernel source.
+enum class ParameterPassing {
+    template_arguments,      // kernel is a C++ template; the tuner instantiates function<args...>
+    preprocessor_definitions // each parameter becomes -DNAME=VALUE (Kernel Tuner's convention)
+};
+
+struct TunableParameter {
+    std::string name;
+    std::vector<std::int64_t> values;         // the full space (--space full)
+    std::vector<std::int64_t> default_values; // the default space; a subset of values
+};
+
+// A named value computed from parameters (and problem variables), usable wherever a
+// parameter is: in constraints, geometry, template arguments.
+struct DerivedValue {
+    std::string name;
+    std::string expression;
+};
+
+// A named condition on parameters and problem; a variant is kept when it holds (non-zero).
+struct Constraint {
+    std::string name;
+    std::string expression;
+};
+
+struct ProblemVariable {
+    std::string name;
+    std::int64_t default_value = 0;
+};
+
+enum class ArgumentKind { buffer, scalar };
+enum class BufferAccess { input, output, input_output };
+
+struct KernelArgument {
+    std::string name;
+    ArgumentKind kind = ArgumentKind::buffer;
+    std::string element_type;         // buffer element type or scalar type: float, int, ...
+    std::string size;                 // buffers: element count, an expression
+    std::string value;                // scalars: an expression
+    BufferAccess access = BufferAccess::input;
+};
+
+struct LaunchGeometry {
+    std::vector<std::string> grid;  // 1 to 3 expressions (x, y, z)
+    std::vector<std::string> block; // 1 to 3 expressions (x, y, z)
+    std::string dynamic_shared_bytes = "0";
+};
+
+struct CostModel {
+    std::string flops; // floating-point operations of one launch, an expression
+    std::string bytes; // minimum bytes moved: each input read once, each output written once
+};
+
+// Which parameters carry the register policy (see DESIGN.md, "Register policy").
+// Names are empty when the kernel does not expose that mechanism.
+struct RegisterPolicySpec {
+    std::string max_threads;  // parameter the template applies as __launch_bounds__(max_threads, ...)
+    std::string min_blocks;   // parameter the template applies as __launch_bounds__(..., min_blocks)
+    std::string maxnreg;      // parameter the template applies as __maxnreg__(N) when N > 0
+    std::string maxrregcount; // parameter the tuner turns into --maxrregcount=N (file level), 0 = no cap
+};
+
+struct KernelSpec {
+    std::string name;
+    std::string description;
+    std::filesystem::path spec_path;     // the file it was read from
+    std::filesystem::path template_path; // absolute; resolved relative to the spec file
+    std::string function;                // kernel function, possibly namespace-qualified
+    ParameterPassing passing = ParameterPassing::template_arguments;
+    std::vector<std::string> template_arguments; // names, in the template's order
+    std::vector<std::filesystem::path> include_dirs; // extra -I, absolute
+    std::vector<std::string> compile_options;        // extra NVRTC/nvcc options, e.g. -std=c++17
+
+    std::vector<TunableParameter> parameters;
+    std::vector<DerivedValue> derived;
+    std::vector<Constraint> constraints;
+    std::vector<ProblemVariable> problem;
+    std::vector<KernelArgument> arguments;
+    LaunchGeometry launch;
+    CostModel cost;
+    RegisterPolicySpec register_policy;
+
+    [[nodiscard]] const TunableParameter* find_parameter(std::string_view name) const;
+};
+
+} // namespace autotune

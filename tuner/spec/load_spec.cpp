@@ -1,0 +1,373 @@
+#include "spec/load_spec.hpp"
+
+#include "spec/expression.hpp"
+#include "spec/spec_scope.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+#include <toml++/toml.h>
+
+namespace autotune {
+namespace {
+
+class Reader {
+public:
+    explicit Reader(std::filesystem::path path) : path_(std::move(path)) {}
+
+    [[noreturn]] void fail(const toml::node* node, const std::string& what) const
+    {
+        if (node != nullptr && node->source().begin)
+            throw SpecError(fmt::format("{}:{}: {}", path_.string(), node->source().begin.line, what));
+        throw SpecError(fmt::format("{}: {}", path_.string(), what));
+    }
+
+    const toml::table& table(const toml::table& parent, std::string_view key, bool required) const
+    {
+        static const toml::table empty;
+        const toml::node* node = parent.get(key);
+        if (node == nullptr) {
+            if (required)
+                fail(&parent, fmt::format("missing table [{}]", key));
+            return empty;
+        }
+        if (!node->is_table())
+            fail(node, fmt::format("'{}' must be a table", key));
+        return *node->as_table();
+    }
+
+    std::string string(const toml::table& parent, std::string_view key, bool required,
+                       std::string fallback = {}) const
+    {
+        const toml::node* node = parent.get(key);
+        if (node == nullptr) {
+            if (required)
+                fail(&parent, fmt::format("missing key '{}'", key));
+            return fallback;
+        }
+        if (node->is_integer())
+            return std::to_string(node->as_integer()->get());
+        if (!node->is_string())
+            fail(node, fmt::format("'{}' must be a string", key));
+        return node->as_string()->get();
+    }
+
+    std::vector<std::string> strings(const toml::table& parent, std::string_view key, bool required) const
+    {
+        std::vector<std::string> out;
+        const toml::node* node = parent.get(key);
+        if (node == nullptr) {
+            if (required)
+                fail(&parent, fmt::format("missing key '{}'", key));
+            return out;
+        }
+        const toml::array* array = node->as_array();
+        if (array == nullptr)
+            fail(node, fmt::format("'{}' must be an array of strings", key));
+        for (const toml::node& item : *array) {
+            if (item.is_string())
+                out.push_back(item.as_string()->get());
+            else if (item.is_integer())
+                out.push_back(std::to_string(item.as_integer()->get()));
+            else
+                fail(&item, fmt::format("'{}' must hold strings", key));
+        }
+        return out;
+    }
+
+    std::vector<std::int64_t> integers(const toml::node& node, std::string_view what) const
+    {
+        std::vector<std::int64_t> out;
+        if (node.is_integer()) {
+            out.push_back(node.as_integer()->get());
+            return out;
+        }
+        const toml::array* array = node.as_array();
+        if (array == nullptr || array->empty())
+            fail(&node, fmt::format("{} must be an integer or a non-empty array of integers", what));
+        for (const toml::node& item : *array) {
+            if (!item.is_integer())
+                fail(&item, fmt::format("{} must hold integers", what));
+            out.push_back(item.as_integer()->get());
+        }
+        std::set<std::int64_t> seen;
+        for (auto v : out)
+            if (!seen.insert(v).second)
+                fail(&node, fmt::format("{} lists {} twice", what, v));
+        return out;
+    }
+
+    // toml++ keeps table keys sorted; the spec's own order is the one a reader expects
+    // (and the enumeration order), so entries are returned in source order.
+    static std::vector<std::pair<std::string, const toml::node*>> in_source_order(const toml::table& t)
+    {
+        std::vector<std::pair<std::string, const toml::node*>> entries;
+        for (const auto& [key, node] : t)
+            entries.emplace_back(std::string(key.str()), &node);
+        std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+            const auto& pa = a.second->source().begin;
+            const auto& pb = b.second->source().begin;
+            return std::pair(pa.line, pa.column) < std::pair(pb.line, pb.column);
+        });
+        return entries;
+    }
+
+    std::filesystem::path resolve(const std::string& relative) const
+    {
+        std::filesystem::path p(relative);
+        if (p.is_relative())
+            p = path_.parent_path() / p;
+        return std::filesystem::weakly_canonical(p);
+    }
+
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+void check_identifier(const Reader& reader, const toml::node* node, const std::string& name, std::string_view what)
+{
+    if (!is_identifier(name))
+        reader.fail(node, fmt::format("{} '{}' is not a valid identifier", what, name));
+}
+
+ParameterPassing read_passing(const Reader& reader, const toml::table& kernel)
+{
+    const std::string passing = reader.string(kernel, "parameters_as", false, "template_arguments");
+    if (passing == "template_arguments")
+        return ParameterPassing::template_arguments;
+    if (passing == "preprocessor_definitions")
+        return ParameterPassing::preprocessor_definitions;
+    reader.fail(kernel.get("parameters_as"),
+                fmt::format("parameters_as = '{}' is not one of: template_arguments, preprocessor_definitions", passing));
+}
+
+void read_kernel(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& kernel = reader.table(root, "kernel", true);
+    const std::string template_file = reader.string(kernel, "template", true);
+    spec.template_path = reader.resolve(template_file);
+    if (!std::filesystem::is_regular_file(spec.template_path))
+        reader.fail(kernel.get("template"),
+                    fmt::format("template '{}' not found (looked at {})", template_file, spec.template_path.string()));
+    spec.function = reader.string(kernel, "function", true);
+    spec.passing = read_passing(reader, kernel);
+    spec.template_arguments = reader.strings(kernel, "template_arguments", false);
+    if (spec.passing == ParameterPassing::template_arguments && spec.template_arguments.empty())
+        reader.fail(&kernel, "parameters_as = 'template_arguments' needs template_arguments = [...]");
+    if (spec.passing == ParameterPassing::preprocessor_definitions && !spec.template_arguments.empty())
+        reader.fail(kernel.get("template_arguments"),
+                    "template_arguments is only meaningful with parameters_as = 'template_arguments'");
+    for (const auto& dir : reader.strings(kernel, "include_dirs", false))
+        spec.include_dirs.push_back(reader.resolve(dir));
+    spec.compile_options = reader.strings(kernel, "options", false);
+}
+
+void read_parameters(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& parameters = reader.table(root, "parameters", true);
+    if (parameters.empty())
+        reader.fail(&parameters, "[parameters] is empty: a kernel needs at least one tunable parameter");
+    for (const auto& [name, node] : Reader::in_source_order(parameters)) {
+        check_identifier(reader, node, name, "parameter");
+        TunableParameter parameter{name, {}, {}};
+        if (const toml::table* t = node->as_table()) {
+            const toml::node* values = t->get("values");
+            if (values == nullptr)
+                reader.fail(node, fmt::format("parameter {} needs values = [...]", name));
+            parameter.values = reader.integers(*values, fmt::format("parameter {} values", name));
+            const toml::node* defaults = t->get("default");
+            parameter.default_values = defaults ? reader.integers(*defaults, fmt::format("parameter {} default", name))
+                                                : parameter.values;
+            for (auto v : parameter.default_values)
+                if (std::find(parameter.values.begin(), parameter.values.end(), v) == parameter.values.end())
+                    reader.fail(defaults, fmt::format("parameter {}: default value {} is not among its values", name, v));
+        } else {
+            parameter.values = reader.integers(*node, fmt::format("parameter {}", name));
+            parameter.default_values = parameter.values;
+        }
+        spec.parameters.push_back(std::move(parameter));
+    }
+}
+
+void read_space(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& derived = reader.table(root, "derived", false);
+    for (const auto& [name, node] : Reader::in_source_order(derived)) {
+        check_identifier(reader, node, name, "derived value");
+        if (!node->is_string() && !node->is_integer())
+            reader.fail(node, fmt::format("derived value {} must be an expression string", name));
+        spec.derived.push_back({name, reader.string(derived, name, true)});
+    }
+    const toml::table& constraints = reader.table(root, "constraints", false);
+    for (const auto& [name, node] : Reader::in_source_order(constraints)) {
+        check_identifier(reader, node, name, "constraint");
+        if (!node->is_string())
+            reader.fail(node, fmt::format("constraint {} must be an expression string", name));
+        spec.constraints.push_back({name, node->as_string()->get()});
+    }
+}
+
+void read_problem(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& problem = reader.table(root, "problem", false);
+    for (const auto& [name, node] : Reader::in_source_order(problem)) {
+        check_identifier(reader, node, name, "problem variable");
+        if (!node->is_integer())
+            reader.fail(node, fmt::format("problem variable {} must have an integer default", name));
+        spec.problem.push_back({name, node->as_integer()->get()});
+    }
+}
+
+BufferAccess read_access(const Reader& reader, const toml::table& argument, const std::string& name)
+{
+    const std::string access = reader.string(argument, "access", false, "input");
+    if (access == "input") return BufferAccess::input;
+    if (access == "output") return BufferAccess::output;
+    if (access == "input_output") return BufferAccess::input_output;
+    reader.fail(argument.get("access"),
+                fmt::format("argument {}: access = '{}' is not one of: input, output, input_output", name, access));
+}
+
+void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::node* node = root.get("arguments");
+    if (node == nullptr)
+        reader.fail(&root, "missing [[arguments]]: list the kernel's arguments in order");
+    const toml::array* arguments = node->as_array();
+    if (arguments == nullptr || !arguments->is_array_of_tables())
+        reader.fail(node, "arguments must be an array of tables ([[arguments]])");
+    for (const toml::node& item : *arguments) {
+        const toml::table& t = *item.as_table();
+        KernelArgument argument;
+        argument.name = reader.string(t, "name", true);
+        check_identifier(reader, &item, argument.name, "argument");
+        const bool is_buffer = t.contains("buffer");
+        const bool is_scalar = t.contains("scalar");
+        if (is_buffer == is_scalar)
+            reader.fail(&item, fmt::format("argument {} needs exactly one of buffer = 'type' or scalar = 'type'",
+                                           argument.name));
+        if (is_buffer) {
+            argument.kind = ArgumentKind::buffer;
+            argument.element_type = reader.string(t, "buffer", true);
+            argument.size = reader.string(t, "size", true);
+            argument.access = read_access(reader, t, argument.name);
+        } else {
+            argument.kind = ArgumentKind::scalar;
+            argument.element_type = reader.string(t, "scalar", true);
+            argument.value = reader.string(t, "value", true);
+        }
+        spec.arguments.push_back(std::move(argument));
+    }
+}
+
+void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& launch = reader.table(root, "launch", true);
+    spec.launch.grid = reader.strings(launch, "grid", true);
+    spec.launch.block = reader.strings(launch, "block", true);
+    spec.launch.dynamic_shared_bytes = reader.string(launch, "dynamic_shared_bytes", false, "0");
+    for (const auto& [what, dims] : {std::pair{"grid", &spec.launch.grid}, std::pair{"block", &spec.launch.block}})
+        if (dims->empty() || dims->size() > 3)
+            reader.fail(launch.get(what), fmt::format("launch.{} needs 1 to 3 expressions (x, y, z)", what));
+
+    const toml::table& cost = reader.table(root, "cost", true);
+    spec.cost.flops = reader.string(cost, "flops", true);
+    spec.cost.bytes = reader.string(cost, "bytes", true);
+}
+
+void read_register_policy(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& policy = reader.table(root, "register_policy", false);
+    static const std::set<std::string> known{"max_threads", "min_blocks", "maxnreg", "maxrregcount"};
+    for (const auto& [key, node] : policy)
+        if (!known.count(std::string(key.str())))
+            reader.fail(&node, fmt::format("[register_policy] has unknown key '{}' (known: max_threads, min_blocks, "
+                                           "maxnreg, maxrregcount)", key.str()));
+    spec.register_policy.max_threads = reader.string(policy, "max_threads", false);
+    spec.register_policy.min_blocks = reader.string(policy, "min_blocks", false);
+    spec.register_policy.maxnreg = reader.string(policy, "maxnreg", false);
+    spec.register_policy.maxrregcount = reader.string(policy, "maxrregcount", false);
+    if (!spec.register_policy.min_blocks.empty() && spec.register_policy.max_threads.empty())
+        reader.fail(&policy, "[register_policy] min_blocks needs max_threads (__launch_bounds__ takes them in that order)");
+}
+
+} // namespace
+
+const TunableParameter* KernelSpec::find_parameter(std::string_view wanted) const
+{
+    for (const auto& parameter : parameters)
+        if (parameter.name == wanted)
+            return &parameter;
+    return nullptr;
+}
+
+KernelSpec load_spec(const std::filesystem::path& path)
+{
+    if (!std::filesystem::is_regular_file(path))
+        throw SpecError(fmt::format("{}: spec file not found", path.string()));
+    toml::table root;
+    try {
+        root = toml::parse_file(path.string());
+    } catch (const toml::parse_error& e) {
+        throw SpecError(fmt::format("{}:{}: {}", path.string(), e.source().begin.line, e.description()));
+    }
+    const Reader reader(std::filesystem::absolute(path));
+    KernelSpec spec;
+    spec.spec_path = std::filesystem::absolute(path);
+    spec.name = reader.string(root, "name", true);
+    check_identifier(reader, root.get("name"), spec.name, "kernel name");
+    spec.description = reader.string(root, "description", false);
+    read_kernel(reader, root, spec);
+    read_parameters(reader, root, spec);
+    read_space(reader, root, spec);
+    read_problem(reader, root, spec);
+    read_arguments(reader, root, spec);
+    read_launch_and_cost(reader, root, spec);
+    read_register_policy(reader, root, spec);
+    try {
+        validate_spec(spec);
+    } catch (const ExpressionError& e) {
+        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
+    }
+    return spec;
+}
+
+void validate_spec(const KernelSpec& spec)
+{
+    std::set<std::string> parameter_names;
+    for (const auto& p : spec.parameters)
+        parameter_names.insert(p.name);
+    auto require_parameter = [&](const std::string& name, std::string_view role) {
+        if (!name.empty() && !parameter_names.count(name))
+            throw ExpressionError(fmt::format("[register_policy] {} names '{}', which is not a parameter", role, name));
+    };
+    require_parameter(spec.register_policy.max_threads, "max_threads");
+    require_parameter(spec.register_policy.min_blocks, "min_blocks");
+    require_parameter(spec.register_policy.maxnreg, "maxnreg");
+    require_parameter(spec.register_policy.maxrregcount, "maxrregcount");
+
+    // Compiling every expression against its scope reports unknown names and syntax now.
+    ExpressionScope scope(spec_variable_names(spec));
+    for (std::size_t i = 0; i < spec.derived.size(); ++i)
+        Expression(spec.derived[i].expression, "derived " + spec.derived[i].name, scope);
+    for (std::size_t i = 0; i < spec.constraints.size(); ++i)
+        Expression(spec.constraints[i].expression, "constraint " + spec.constraints[i].name, scope);
+    for (std::size_t i = 0; i < spec.launch.grid.size(); ++i)
+        Expression(spec.launch.grid[i], fmt::format("launch.grid[{}]", i), scope);
+    for (std::size_t i = 0; i < spec.launch.block.size(); ++i)
+        Expression(spec.launch.block[i], fmt::format("launch.block[{}]", i), scope);
+    Expression(spec.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes", scope);
+    Expression(spec.cost.flops, "cost.flops", scope);
+    Expression(spec.cost.bytes, "cost.bytes", scope);
+    for (const auto& argument : spec.arguments)
+        Expression(argument.kind == ArgumentKind::buffer ? argument.size : argument.value,
+                   "argument " + argument.name, scope);
+    for (const auto& name : spec.template_arguments)
+        if (!scope.has(name))
+            throw ExpressionError(fmt::format("template_arguments names '{}', which is not a parameter, derived value "
+                                              "or problem variable", name));
+}
+
+} // namespace autotune

@@ -1,0 +1,25 @@
+// Reading a kernel spec file (TOML). The format is documented in kernels/README.md;
+// built-in kernels and users' kernels go through this one reader.
+#pragma once
+
+#include "spec/kernel_spec.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace autotune {
+
+// A spec that cannot be read or is inconsistent; the message starts with the file
+// (and line, where known) and says what is wrong.
+class SpecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+[[nodiscard]] KernelSpec load_spec(const std::filesystem::path& path);
+
+// Checks every expression of the spec against the names it may use, so a typo is
+// reported when the spec is loaded. load_spec calls it; exposed for tests.
+void validate_spec(const KernelSpec& spec);
+
+} // namespace autotune
