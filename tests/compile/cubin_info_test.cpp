@@ -1,0 +1,423 @@
+// read_cubin against ptxas' own account: every kernel is compiled here with NVRTC and
+// `--ptxas-options=-v`, and what the cubin's metadata says must equal what ptxas printed
+// for the same compile (plus values fixed by the source: declared shared arrays, launch
+// bounds, register caps).
+#include "compile/cubin_info.hpp"
+#include "support/test_support.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nvrtc.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace autotune {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Compiled {
+    std::string cubin; // PTX instead, for a virtual architecture (compute_XX)
+    std::string log;
+    std::map<std::string, std::string> lowered; // name expression -> mangled name
+};
+
+Compiled compile(const std::string& source, const std::string& arch, std::vector<std::string> options = {},
+                 const std::vector<std::string>& name_expressions = {})
+{
+    nvrtcProgram program = nullptr;
+    const auto check = [&](nvrtcResult result, const char* what) {
+        if (result != NVRTC_SUCCESS)
+            throw std::runtime_error(std::string(what) + ": " + nvrtcGetErrorString(result));
+    };
+    check(nvrtcCreateProgram(&program, source.c_str(), "cubin_info_test.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
+    const std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> owner(&program, [](nvrtcProgram* p) { nvrtcDestroyProgram(p); });
+    for (const auto& expression : name_expressions)
+        check(nvrtcAddNameExpression(program, expression.c_str()), "nvrtcAddNameExpression");
+    options.push_back("--gpu-architecture=" + arch);
+    options.push_back("--ptxas-options=-v");
+    std::vector<const char*> argv;
+    for (const auto& option : options)
+        argv.push_back(option.c_str());
+    const nvrtcResult compiled = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+
+    Compiled out;
+    std::size_t size = 0;
+    check(nvrtcGetProgramLogSize(program, &size), "nvrtcGetProgramLogSize");
+    out.log.resize(size);
+    check(nvrtcGetProgramLog(program, out.log.data()), "nvrtcGetProgramLog");
+    if (compiled != NVRTC_SUCCESS)
+        throw std::runtime_error("NVRTC failed for " + arch + ":\n" + out.log);
+    if (arch.starts_with("compute_")) {
+        check(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+        out.cubin.resize(size);
+        check(nvrtcGetPTX(program, out.cubin.data()), "nvrtcGetPTX");
+        out.cubin.resize(size - 1); // no terminating NUL
+    } else {
+        check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+        out.cubin.resize(size);
+        check(nvrtcGetCUBIN(program, out.cubin.data()), "nvrtcGetCUBIN");
+    }
+    for (const auto& expression : name_expressions) {
+        const char* lowered = nullptr;
+        check(nvrtcGetLoweredName(program, expression.c_str(), &lowered), "nvrtcGetLoweredName");
+        out.lowered[expression] = lowered;
+    }
+    return out;
+}
+
+// What ptxas -v printed for one entry function: the lines from its "Compiling entry
+// function" to the next one.
+struct PtxasSays {
+    int registers = -1;
+    int barriers = 0;              // "used N barriers" (left out when 0 by some archs)
+    std::int64_t stack_frame = 0;
+    std::int64_t cumulative_stack = 0;
+    std::int64_t smem = 0;         // left out when 0
+};
+
+PtxasSays ptxas_says(const std::string& log, const std::string& function)
+{
+    const std::string start = "Compiling entry function '" + function + "'";
+    const auto begin = log.find(start);
+    if (begin == std::string::npos)
+        throw std::runtime_error("ptxas log has no entry " + function + ":\n" + log);
+    const auto end = log.find("Compiling entry function", begin + start.size());
+    const std::string block = log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    const auto number = [&](const char* pattern) -> std::optional<std::int64_t> {
+        std::smatch m;
+        if (!std::regex_search(block, m, std::regex(pattern)))
+            return std::nullopt;
+        return std::stoll(m[1]);
+    };
+    PtxasSays says;
+    says.registers = static_cast<int>(number(R"(Used (\d+) registers)").value_or(-1));
+    says.barriers = static_cast<int>(number(R"(used (\d+) barriers)").value_or(0));
+    says.stack_frame = number(R"((\d+) bytes stack frame)").value_or(0);
+    says.cumulative_stack = number(R"((\d+) bytes cumulative stack size)").value_or(0);
+    says.smem = number(R"((\d+) bytes smem)").value_or(0);
+    if (says.registers < 0)
+        throw std::runtime_error("ptxas log has no register line for " + function + ":\n" + block);
+    return says;
+}
+
+void expect_matches_ptxas(const CubinFunctionInfo& f, const std::string& log)
+{
+    SCOPED_TRACE("function " + f.name);
+    const PtxasSays says = ptxas_says(log, f.name);
+    EXPECT_EQ(f.registers, says.registers);
+    EXPECT_EQ(f.barriers, says.barriers);
+    EXPECT_EQ(f.frame_size, says.stack_frame);
+    EXPECT_EQ(f.min_stack_size, says.cumulative_stack);
+    EXPECT_EQ(f.shared_static, says.smem);
+}
+
+// Kernels whose shared use is known from the source.
+constexpr const char* kSharedKernels = R"(
+extern "C" __global__ void shared4k(float* out) {      // 1024 floats = 4096 bytes, one barrier
+    __shared__ float a[1024];
+    a[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = a[1023 - threadIdx.x];
+}
+extern "C" __global__ void two_arrays(float* out) {    // 400 + 160 = 560 bytes
+    __shared__ float x[100];
+    __shared__ double y[20];
+    x[threadIdx.x % 100] = 1.0f;
+    y[threadIdx.x % 20] = 2.0;
+    __syncthreads();
+    out[threadIdx.x] = x[threadIdx.x % 3] + float(y[threadIdx.x % 7]);
+}
+extern "C" __global__ void dynamic_only(float* out) {  // no static shared memory
+    extern __shared__ float d[];
+    d[threadIdx.x] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = d[threadIdx.x ^ 1];
+}
+extern "C" __global__ void plain(float* out) {          // no shared memory, no barrier
+    out[threadIdx.x] = 1.0f;
+}
+)";
+
+// 64 accumulators and 16 operands: far more than 32 registers, so a cap of 32 spills.
+constexpr const char* kRegisterTile = R"(
+extern "C" __global__ void tile(const float* a, const float* b, float* c, int n) {
+    float acc[8][8] = {};
+    for (int k = 0; k < n; ++k) {
+        float av[8], bv[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+            av[i] = a[k * 2048 + threadIdx.x * 8 + i];
+            bv[i] = b[k * 2048 + threadIdx.x * 8 + i];
+        }
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                acc[i][j] += av[i] * bv[j];
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            c[(i * 8 + j) * 256 + threadIdx.x] = acc[i][j];
+}
+)";
+
+constexpr const char* kLaunchBounds = R"(
+extern "C" __global__ void __launch_bounds__(256, 2) bounded(float* out) {
+    out[blockIdx.x * 256 + threadIdx.x] *= 2.0f;
+}
+)";
+
+constexpr const char* kScaleTemplate = R"(
+template <int Factor> __global__ void scale(float* out) { out[threadIdx.x] *= Factor; }
+)";
+
+class CubinArch : public ::testing::TestWithParam<std::string> {
+protected:
+    int sm() const { return std::stoi(GetParam().substr(3)); }
+};
+
+TEST_P(CubinArch, SharedMemoryBarriersAndRegistersMatchPtxas)
+{
+    const Compiled c = compile(kSharedKernels, GetParam());
+    const CubinInfo info = read_cubin(c.cubin);
+    EXPECT_EQ(info.sm, sm());
+    EXPECT_THAT(info.ptxas_arguments, AllOf(HasSubstr("-arch " + GetParam()), Not(EndsWith(" "))));
+    ASSERT_EQ(info.functions.size(), 4u);
+    for (const auto& f : info.functions)
+        expect_matches_ptxas(f, c.log);
+
+    const auto& shared4k = find_function(info, "shared4k");
+    EXPECT_EQ(shared4k.shared_static, 4096);
+    EXPECT_EQ(shared4k.barriers, 1);
+    EXPECT_EQ(find_function(info, "two_arrays").shared_static, 560);
+    EXPECT_EQ(find_function(info, "dynamic_only").shared_static, 0);
+    const auto& plain = find_function(info, "plain");
+    EXPECT_EQ(plain.shared_static, 0);
+    EXPECT_EQ(plain.barriers, 0);
+    EXPECT_EQ(plain.max_registers, 255); // no cap asked for
+    EXPECT_EQ(plain.max_threads, std::nullopt);
+    EXPECT_EQ(plain.frame_size, 0);
+    EXPECT_GT(plain.constant_bank0, 8);   // the pointer parameter plus the driver's block
+    EXPECT_GE(plain.code_bytes, 128);    // whole 16-byte instructions, padded to 128-byte blocks
+    EXPECT_EQ(plain.code_bytes % 128, 0);
+    EXPECT_THAT(plain.sass_sha256, ::testing::MatchesRegex("[0-9a-f]{64}"));
+}
+
+TEST_P(CubinArch, SpillingKernelFrameMatchesPtxas)
+{
+    const Compiled c = compile(kRegisterTile, GetParam(), {"--maxrregcount=32"});
+    const CubinInfo info = read_cubin(c.cubin);
+    const auto& tile = find_function(info, "tile");
+    expect_matches_ptxas(tile, c.log);
+    EXPECT_EQ(tile.max_registers, 32);
+    EXPECT_LE(tile.registers, 32);
+    EXPECT_GT(tile.frame_size, 0) << "the tile was meant to spill at 32 registers:\n" << c.log;
+    EXPECT_THAT(info.ptxas_arguments, HasSubstr("-maxrregcount 32"));
+
+    const Compiled uncapped = compile(kRegisterTile, GetParam());
+    const CubinInfo uncapped_info = read_cubin(uncapped.cubin);
+    const auto& free = find_function(uncapped_info, "tile");
+    expect_matches_ptxas(free, uncapped.log);
+    EXPECT_EQ(free.max_registers, 255);
+    EXPECT_GT(free.registers, 32);
+    EXPECT_EQ(free.frame_size, 0);
+}
+
+TEST_P(CubinArch, LaunchBoundsGiveThreadLimitAndRegisterCap)
+{
+    const Compiled c = compile(kLaunchBounds, GetParam());
+    const CubinInfo info = read_cubin(c.cubin);
+    const auto& bounded = find_function(info, "bounded");
+    expect_matches_ptxas(bounded, c.log);
+    EXPECT_EQ(bounded.max_threads, 256);
+    // 2 blocks of 256 threads share the 64 Ki registers: at most 128 each.
+    EXPECT_EQ(bounded.max_registers, 128);
+    // ptxas (CUDA 13.0) keeps no record of .minnctapersm itself; should one appear, it must say 2.
+    if (bounded.min_blocks) {
+        EXPECT_EQ(*bounded.min_blocks, 2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cubin, CubinArch,
+                         ::testing::Values("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),
+                         [](const auto& info) { return info.param; });
+
+TEST(CubinInfo, SassHashIdentifiesMachineCode)
+{
+    const auto hash = [](const std::string& source, const std::string& function) {
+        const CubinInfo info = read_cubin(compile(source, "sm_90").cubin);
+        return find_function(info, function).sass_sha256;
+    };
+    const std::string doubling = R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] *= 2.0f; })";
+    const std::string tripling = R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] *= 3.0f; })";
+    EXPECT_EQ(hash(doubling, "k"), hash(doubling, "k"));
+    EXPECT_NE(hash(doubling, "k"), hash(tripling, "k"));
+}
+
+TEST(CubinInfo, TemplateInstancesAreFoundByLoweredName)
+{
+    const Compiled c = compile(kScaleTemplate, "sm_90", {}, {"scale<2>", "scale<3>"});
+    const CubinInfo info = read_cubin(c.cubin);
+    ASSERT_EQ(info.functions.size(), 2u);
+    const auto& two = find_function(info, c.lowered.at("scale<2>"));
+    const auto& three = find_function(info, c.lowered.at("scale<3>"));
+    EXPECT_EQ(two.name, "_Z5scaleILi2EEvPf");
+    EXPECT_NE(two.sass_sha256, three.sass_sha256);
+    expect_matches_ptxas(two, c.log);
+}
+
+TEST(CubinInfo, DeviceFunctionsAreNotEntries)
+{
+    const std::string source = R"(
+__device__ __noinline__ float helper(const float* p, int i) { return p[i] * 3.0f + p[i ^ 5]; }
+extern "C" __global__ void caller(float* out) { out[threadIdx.x] = helper(out, threadIdx.x); }
+)";
+    // With -rdc the helper keeps its own code section and symbol.
+    const CubinInfo info = read_cubin(compile(source, "sm_90", {"--relocatable-device-code=true"}).cubin);
+    ASSERT_EQ(info.functions.size(), 1u);
+    EXPECT_EQ(info.functions[0].name, "caller");
+}
+
+TEST(CubinInfo, RejectsBytesThatAreNotACubin)
+{
+    const auto message_for = [](const std::string& bytes) -> std::string {
+        try {
+            (void)read_cubin(bytes);
+        } catch (const CubinError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    EXPECT_THAT(message_for("hello, world"), AllOf(HasSubstr("not a cubin"), HasSubstr("12 bytes"), HasSubstr("no ELF header")));
+    EXPECT_THAT(message_for(""), AllOf(HasSubstr("not a cubin"), HasSubstr("no ELF header")));
+
+    // A well-formed ELF for another machine: this test program itself.
+    const std::string host = test::read_file("/proc/self/exe");
+    ASSERT_FALSE(host.empty());
+    EXPECT_THAT(message_for(host), AllOf(HasSubstr("not a cubin"), HasSubstr("not EM_CUDA")));
+
+    // A cubin cut short after its ELF header: the section table is gone.
+    const std::string cubin = compile(kLaunchBounds, "sm_90").cubin;
+    EXPECT_THAT(message_for(cubin.substr(0, 64)), AllOf(HasSubstr("not a cubin"), HasSubstr("truncated")));
+    EXPECT_THAT(message_for(cubin.substr(0, cubin.size() / 2)), HasSubstr("truncated"));
+}
+
+TEST(CubinInfo, MissingFunctionNamesItAndListsThePresentOnes)
+{
+    const CubinInfo info = read_cubin(compile(kSharedKernels, "sm_80").cubin);
+    try {
+        (void)find_function(info, "shared8k");
+        FAIL() << "found a function that does not exist";
+    } catch (const CubinError& e) {
+        EXPECT_THAT(e.what(), AllOf(HasSubstr("'shared8k'"), HasSubstr("sm_80"), HasSubstr("shared4k"),
+                                    HasSubstr("two_arrays"), HasSubstr("dynamic_only"), HasSubstr("plain")));
+    }
+}
+
+// A toolkit program, from the toolkit the project was built against or from PATH.
+std::string find_tool(const std::string& name)
+{
+    if (const auto in_toolkit = test::cuda_bin_dir() / name; std::filesystem::exists(in_toolkit))
+        return in_toolkit.string();
+    const auto found = test::run_command("command -v " + name);
+    if (found.exit_code != 0)
+        return {};
+    return found.out.substr(0, found.out.find('\n'));
+}
+
+// CUDA C++ can only bound threads in one dimension; PTX's .maxntid takes three, and
+// EIATTR_MAX_THREADS keeps all three.
+TEST(CubinInfo, MaxThreadsMultipliesThreeDimensions)
+{
+    const std::string ptxas = find_tool("ptxas");
+    if (ptxas.empty())
+        GTEST_SKIP() << "ptxas is neither in " << test::cuda_bin_dir() << " nor on PATH";
+    std::string ptx = compile(kLaunchBounds, "compute_90").cubin;
+    const std::regex maxntid(R"(\.maxntid\s+256,\s*1,\s*1)");
+    ASSERT_TRUE(std::regex_search(ptx, maxntid)) << ptx;
+    ptx = std::regex_replace(ptx, maxntid, ".maxntid 16, 4, 2");
+
+    const test::TempDir dir;
+    std::ofstream(dir.path() / "bounded.ptx") << ptx;
+    const auto assembled = test::run_command(ptxas + " -arch=sm_90 " + (dir.path() / "bounded.ptx").string() + " -o " +
+                                                (dir.path() / "bounded.cubin").string());
+    ASSERT_EQ(assembled.exit_code, 0) << assembled.err;
+    const CubinInfo info = read_cubin(test::read_file(dir.path() / "bounded.cubin"));
+    EXPECT_EQ(find_function(info, "bounded").max_threads, 16 * 4 * 2);
+}
+
+// Calls through a function pointer keep the callees out of line. ptxas -v then prints
+// the kernel's own frame (64 bytes here) and the "cumulative stack size" with the
+// deepest callee; the cubin's FRAME_SIZE for the entry is the cumulative figure, which
+// is what a thread needs.
+TEST(CubinInfo, IndirectCallsPutTheCalleesStackInTheFrame)
+{
+    const std::string source = R"(
+__device__ __noinline__ float pick(const float* p, int i) {
+    float local[64];
+    for (int j = 0; j < 64; ++j) local[j] = p[j * 7 % 64];
+    return local[i & 63];
+}
+__device__ __noinline__ float twice(const float* p, int i) { return p[i] * 2; }
+typedef float (*Fn)(const float*, int);
+__device__ Fn table[2] = {pick, twice};
+extern "C" __global__ void outer(float* out, int i) {
+    float mine[16];
+    for (int j = 0; j < 16; ++j) mine[j] = out[j];
+    out[threadIdx.x] = table[i & 1](out, i) + mine[i & 15];
+}
+)";
+    const Compiled c = compile(source, "sm_90");
+    const CubinInfo info = read_cubin(c.cubin);
+    const auto& outer = find_function(info, "outer");
+    const PtxasSays says = ptxas_says(c.log, "outer");
+    EXPECT_GT(says.cumulative_stack, says.stack_frame) << c.log;
+    EXPECT_EQ(outer.frame_size, says.cumulative_stack);
+    EXPECT_EQ(outer.min_stack_size, says.cumulative_stack);
+}
+
+// cuobjdump, where installed, reads the same ELF independently.
+TEST(CubinInfo, AgreesWithCuobjdump)
+{
+    const std::string cuobjdump = find_tool("cuobjdump");
+    if (cuobjdump.empty())
+        GTEST_SKIP() << "cuobjdump is neither in " << test::cuda_bin_dir() << " nor on PATH";
+    for (const std::string arch : {"sm_80", "sm_90", "sm_120"}) {
+        SCOPED_TRACE(arch);
+        const Compiled c = compile(std::string(kSharedKernels) + kRegisterTile, arch, {"--maxrregcount=32"});
+        const test::TempDir dir;
+        const auto path = dir.path() / "kernels.cubin";
+        std::ofstream(path, std::ios::binary) << c.cubin;
+        const auto dump = test::run_command(cuobjdump + " -elf " + path.string());
+        ASSERT_EQ(dump.exit_code, 0) << dump.err;
+
+        for (const auto& f : read_cubin(c.cubin).functions) {
+            SCOPED_TRACE(f.name);
+            std::smatch m;
+            ASSERT_TRUE(std::regex_search(dump.out, m, std::regex("function: " + f.name + R"(\(0x[0-9a-f]+\)\s+register count: (\d+))")));
+            EXPECT_EQ(f.registers, std::stoi(m[1]));
+            ASSERT_TRUE(std::regex_search(dump.out, m, std::regex("function: " + f.name + R"(\(0x[0-9a-f]+\)\s+frame size: 0x([0-9a-f]+))")));
+            EXPECT_EQ(f.frame_size, std::stoll(m[1], nullptr, 16));
+            // Section table row: index offset size ... name.
+            ASSERT_TRUE(std::regex_search(dump.out, m, std::regex(R"(\s[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s.*PROGBITS.*\.text\.)" + f.name + "\n")));
+            EXPECT_EQ(f.code_bytes, std::stoll(m[1], nullptr, 16));
+        }
+    }
+}
+
+} // namespace
+} // namespace autotune
