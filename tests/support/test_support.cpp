@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace autotune::testing {
+namespace autotune::test {
 
 TempDir::TempDir()
 {
@@ -51,4 +51,4 @@ CommandResult run_command(const std::string& command_line)
     return result;
 }
 
-} // namespace autotune::testing
+} // namespace autotune::test

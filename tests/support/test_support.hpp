@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-namespace autotune::testing {
+namespace autotune::test {
 
 inline std::filesystem::path source_dir() { return AUTOTUNE_SOURCE_DIR; }
 inline std::filesystem::path data_dir() { return AUTOTUNE_TEST_DATA_DIR; }
@@ -36,4 +36,4 @@ struct CommandResult {
 // Reads a whole file; empty string when it does not exist.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 
-} // namespace autotune::testing
+} // namespace autotune::test

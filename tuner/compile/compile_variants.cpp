@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -92,40 +93,69 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
     if (settings.cache_dir)
         cache.emplace(*settings.cache_dir);
 
+    // Variants whose compile requests are identical (parameters that only shape the
+    // launch, like the block size of a grid-stride kernel) share one compile.
+    struct Job {
+        CompileRequest request;
+        std::string key;
+        std::vector<std::size_t> variants;
+        std::optional<CompileOutput> output;
+        bool from_cache = false;
+    };
+    std::vector<Job> jobs;
+    std::map<std::string, std::size_t> job_of_key;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        results[i].variant = i;
+        try {
+            CompileRequest request = make_compile_request(spec, problem, variants[i], arch);
+            std::string key = compile_cache_key(request, settings.compiler, version);
+            auto [it, fresh] = job_of_key.emplace(key, jobs.size());
+            if (fresh)
+                jobs.push_back({std::move(request), std::move(key), {}, std::nullopt, false});
+            jobs[it->second].variants.push_back(i);
+        } catch (const std::exception& e) {
+            results[i].error = e.what(); // stays compile_error; the others still compile
+        }
+    }
+
     std::atomic<std::size_t> next{0};
-    std::size_t done = 0;
+    std::size_t done = variants.size();
+    for (const auto& job : jobs)
+        done -= job.variants.size();
     std::mutex progress_mutex;
     auto worker = [&] {
-        for (std::size_t i = next++; i < variants.size(); i = next++) {
-            CompiledVariant& result = results[i];
+        for (std::size_t j = next++; j < jobs.size(); j = next++) {
+            Job& job = jobs[j];
             try {
-                const CompileRequest request = make_compile_request(spec, problem, variants[i], arch);
-                const std::string key = compile_cache_key(request, settings.compiler, version);
-                std::optional<CompileOutput> output = cache ? cache->load(key) : std::nullopt;
-                const bool hit = output.has_value();
-                if (!hit) {
-                    output = run_compiler(request, settings);
+                job.output = cache ? cache->load(job.key) : std::nullopt;
+                job.from_cache = job.output.has_value();
+                if (!job.output) {
+                    job.output = run_compiler(job.request, settings);
                     if (cache)
-                        cache->store(key, *output);
+                        cache->store(job.key, *job.output);
                 }
-                result = inspect(*output, request, variants[i].register_policy, settings, hit);
             } catch (const std::exception& e) {
-                // Whatever went wrong stays with this variant; the others still compile.
-                result.status = CompileStatus::compile_error;
-                result.error = e.what();
+                job.output = CompileOutput{};
+                job.output->error = e.what();
             }
-            result.variant = i;
+            for (std::size_t n = 0; n < job.variants.size(); ++n) {
+                const std::size_t i = job.variants[n];
+                // Only the first variant of a job ran the compiler (unless it came from the cache).
+                results[i] = inspect(*job.output, job.request, variants[i].register_policy, settings,
+                                     job.from_cache || n > 0);
+                results[i].variant = i;
+            }
             std::lock_guard lock(progress_mutex);
-            ++done;
+            done += job.variants.size();
             if (settings.progress)
                 settings.progress(done, variants.size());
         }
     };
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned jobs = std::min<std::size_t>(settings.jobs == 0 ? cores : settings.jobs, variants.size());
+    const auto threads_wanted = std::min<std::size_t>(settings.jobs == 0 ? cores : settings.jobs, jobs.size());
     {
         std::vector<std::jthread> threads; // joined at the end of this scope, before results leave
-        for (unsigned t = 1; t < jobs; ++t)
+        for (std::size_t t = 1; t < threads_wanted; ++t)
             threads.emplace_back(worker);
         worker();
     }

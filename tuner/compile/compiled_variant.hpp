@@ -28,6 +28,8 @@ struct CompiledVariant {
     std::string log;
     std::string cubin_sha256;
     std::string sass_sha256;          // machine code only: equal code, equal hash
+    // No compiler ran for this variant: its compile came from the on-disk cache, or from
+    // an earlier variant of the same run with an identical request.
     bool cache_hit = false;
     double compile_seconds = 0;       // of the compile itself (as first measured, when cached)
 };

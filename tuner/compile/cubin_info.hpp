@@ -20,7 +20,8 @@ public:
 struct CubinFunctionInfo {
     std::string name;                   // mangled (lowered) name
     int registers = 0;                  // EIATTR_REGCOUNT
-    std::int64_t frame_size = 0;        // EIATTR_FRAME_SIZE: per-thread stack frame, bytes
+    std::int64_t frame_size = 0;        // EIATTR_FRAME_SIZE: per-thread stack, bytes, callees included
+                                        // (ptxas' "cumulative stack size" where it prints one)
     std::int64_t min_stack_size = 0;    // EIATTR_MIN_STACK_SIZE
     std::optional<int> max_registers;   // EIATTR_MAXREG_COUNT: the cap ptxas applied (255 = none)
     std::optional<std::int64_t> max_threads; // EIATTR_MAX_THREADS, product of x·y·z (from .maxntid)
@@ -44,5 +45,7 @@ struct CubinInfo {
 // The entry `name` of `cubin`; throws CubinError naming the function and listing the
 // ones present when it is missing.
 [[nodiscard]] const CubinFunctionInfo& find_function(const CubinInfo& cubin, std::string_view name);
+// The result refers into `cubin`: a temporary would leave it dangling.
+const CubinFunctionInfo& find_function(CubinInfo&& cubin, std::string_view name) = delete;
 
 } // namespace autotune

@@ -27,6 +27,7 @@ void read_usage(const std::string& line, PtxasReport& report)
     static const std::regex barriers(R"(used (\d+) barriers)");
     static const std::regex smem(R"((\d+) bytes smem)");
     static const std::regex cmem0(R"((\d+) bytes cmem\[0\])");
+    static const std::regex cumulative(R"((\d+) bytes cumulative stack size)");
     std::smatch m;
     if (std::regex_search(line, m, registers)) {
         report.registers = static_cast<int>(to_int(m[1]));
@@ -35,6 +36,7 @@ void read_usage(const std::string& line, PtxasReport& report)
     if (std::regex_search(line, m, barriers)) report.barriers = static_cast<int>(to_int(m[1]));
     if (std::regex_search(line, m, smem)) report.shared_bytes = to_int(m[1]);
     if (std::regex_search(line, m, cmem0)) report.constant_bank0 = to_int(m[1]);
+    if (std::regex_search(line, m, cumulative)) report.cumulative_stack = to_int(m[1]);
 }
 
 bool names_other_function(const std::string& line, std::string_view function)

@@ -14,7 +14,8 @@ struct PtxasReport {
     bool found = false;                   // the log has a "Used N registers" line for the function
     int registers = 0;
     int barriers = 0;
-    std::int64_t stack_frame = 0;         // bytes per thread
+    std::int64_t stack_frame = 0;         // bytes per thread, the kernel's own frame
+    std::optional<std::int64_t> cumulative_stack; // with callees' frames, where printed
     std::int64_t spill_stores = 0;        // bytes
     std::int64_t spill_loads = 0;         // bytes
     std::int64_t shared_bytes = 0;        // "N bytes smem": static shared memory

@@ -36,7 +36,8 @@ ResourceUsage combine_resource_usage(const PtxasReport& log, const CubinFunction
     if (!log.found)
         throw ResourceMismatch(fmt::format("ptxas log has no resource report for {}", cubin.name));
     require_equal(log.registers, cubin.registers, "registers");
-    require_equal(log.stack_frame, cubin.frame_size, "stack frame bytes");
+    // The cubin's frame covers callees too: ptxas' "cumulative stack size" where it prints one.
+    require_equal(log.cumulative_stack.value_or(log.stack_frame), cubin.frame_size, "stack bytes");
     require_equal(log.barriers, cubin.barriers, "barriers");
     require_equal(log.shared_bytes, cubin.shared_static, "static shared memory bytes");
     if (log.maxrregcount_overridden_to && cubin.max_registers)
@@ -46,7 +47,7 @@ ResourceUsage combine_resource_usage(const PtxasReport& log, const CubinFunction
     usage.registers = cubin.registers;
     usage.spill_stores = log.spill_stores; // only the log reports spills
     usage.spill_loads = log.spill_loads;
-    usage.stack_frame = cubin.frame_size;
+    usage.stack_frame = log.stack_frame;
     usage.shared_static = cubin.shared_static;
     usage.constant_bank0 = log.constant_bank0;
     usage.barriers = cubin.barriers;

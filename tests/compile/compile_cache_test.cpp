@@ -1,0 +1,113 @@
+// The compile cache: a second run compiles nothing and gets the same results; broken
+// entries read as misses; the key follows every included header.
+#include "compile/compile_cache.hpp"
+#include "compile/compile_variants.hpp"
+
+#include "space/enumerate_space.hpp"
+#include "spec/load_spec.hpp"
+#include "support/test_support.hpp"
+
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+
+namespace {
+
+struct CopyRun {
+    KernelSpec spec = load_spec(autotune::test::source_dir() / "kernels" / "copy.toml");
+    Problem problem = resolve_problem(spec, {});
+    Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+};
+
+TEST(CompileCache, ASecondRunCompilesNothingAndGivesIdenticalResults)
+{
+    autotune::test::TempDir cache;
+    CopyRun copy;
+    CompileSettings settings;
+    settings.cache_dir = cache.path();
+    const auto first = compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_80"), settings);
+    const auto second = compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_80"), settings);
+    ASSERT_EQ(first.size(), second.size());
+    std::size_t compiled_first = 0;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        compiled_first += !first[i].cache_hit;
+        EXPECT_TRUE(second[i].cache_hit) << i;
+        EXPECT_EQ(second[i].status, CompileStatus::ok);
+        EXPECT_EQ(second[i].sass_sha256, first[i].sass_sha256);
+        EXPECT_EQ(second[i].cubin_sha256, first[i].cubin_sha256);
+        EXPECT_EQ(second[i].resources.registers, first[i].resources.registers);
+        EXPECT_EQ(second[i].lowered_name, first[i].lowered_name);
+    }
+    // copy's BLOCK and ITEMS only shape the launch: variants differing in them share a
+    // compile, so the first run compiles one per (VEC, launch bound) pair only.
+    EXPECT_EQ(compiled_first, 3u * 2);
+}
+
+TEST(CompileCache, ACachedResultEqualsAFreshCompile)
+{
+    autotune::test::TempDir cache;
+    CopyRun copy;
+    CompileSettings cached;
+    cached.cache_dir = cache.path();
+    const std::vector<Variant> one{copy.space.variants.back()};
+    (void)compile_variants(copy.spec, copy.problem, one, parse_arch("sm_90"), cached);
+    const auto from_cache = compile_variants(copy.spec, copy.problem, one, parse_arch("sm_90"), cached);
+    const auto fresh = compile_variants(copy.spec, copy.problem, one, parse_arch("sm_90"), CompileSettings{});
+    ASSERT_TRUE(from_cache[0].cache_hit);
+    ASSERT_FALSE(fresh[0].cache_hit);
+    EXPECT_EQ(from_cache[0].sass_sha256, fresh[0].sass_sha256);
+    EXPECT_EQ(from_cache[0].resources.registers, fresh[0].resources.registers);
+    EXPECT_EQ(from_cache[0].ptx, fresh[0].ptx);
+}
+
+TEST(CompileCache, ACorruptEntryReadsAsAMiss)
+{
+    autotune::test::TempDir dir;
+    const CompileCache cache(dir.path());
+    CompileOutput output;
+    output.ok = true;
+    output.cubin = "cubin bytes";
+    output.ptx = "ptx text";
+    output.lowered_name = "_Z1kv";
+    const std::string key(64, 'a');
+    cache.store(key, output);
+    ASSERT_TRUE(cache.load(key).has_value());
+    EXPECT_EQ(cache.load(key)->cubin, "cubin bytes");
+    std::ofstream(dir.path() / "v1" / "aa" / (key + ".cubin"), std::ios::trunc) << "torn";
+    EXPECT_FALSE(cache.load(key).has_value());
+    std::ofstream(dir.path() / "v1" / "aa" / (key + ".json"), std::ios::trunc) << "{ not json";
+    EXPECT_FALSE(cache.load(key).has_value());
+    EXPECT_FALSE(cache.load(std::string(64, 'b')).has_value());
+    // Nothing but the entries themselves is left behind (no temporaries).
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path()))
+        files += entry.is_regular_file();
+    EXPECT_EQ(files, 3u);
+}
+
+TEST(CompileCache, TheKeyFollowsIncludedHeadersAndOptions)
+{
+    autotune::test::TempDir dir;
+    std::ofstream(dir.path() / "kernel.cuh") << "#include \"detail/helper.cuh\"\n__global__ void k() {}\n";
+    std::filesystem::create_directory(dir.path() / "detail");
+    std::ofstream(dir.path() / "detail" / "helper.cuh") << "// version 1\n";
+    CompileRequest request;
+    request.source = "#include \"kernel.cuh\"\n";
+    request.name_expression = "k";
+    request.arch = parse_arch("sm_90");
+    request.template_path = dir.path() / "kernel.cuh";
+    request.include_dirs = {dir.path()};
+    const std::string before = compile_cache_key(request, CompilerKind::nvrtc, "13.0");
+    EXPECT_EQ(before, compile_cache_key(request, CompilerKind::nvrtc, "13.0"));
+    std::ofstream(dir.path() / "detail" / "helper.cuh") << "// version 2\n";
+    const std::string after = compile_cache_key(request, CompilerKind::nvrtc, "13.0");
+    EXPECT_NE(before, after);
+    request.maxrregcount = 64;
+    EXPECT_NE(after, compile_cache_key(request, CompilerKind::nvrtc, "13.0"));
+    request.maxrregcount = 0;
+    EXPECT_NE(after, compile_cache_key(request, CompilerKind::nvcc, "13.0"));
+    EXPECT_NE(after, compile_cache_key(request, CompilerKind::nvrtc, "13.1"));
+}
+
+} // namespace

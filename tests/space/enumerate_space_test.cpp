@@ -1,0 +1,159 @@
+#include "space/enumerate_space.hpp"
+
+#include "spec/expression.hpp"
+#include "spec/load_spec.hpp"
+#include "support/test_support.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+
+namespace {
+
+TunableParameter param(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> defaults = {})
+{
+    return {std::move(name), values, defaults.empty() ? values : defaults};
+}
+
+KernelSpec small_spec()
+{
+    KernelSpec spec;
+    spec.name = "t";
+    spec.parameters = {param("BX", {32, 64, 2048}), param("BY", {1, 2}), param("MAXT", {0, 64, 128}),
+                       param("MINB", {0, 2}), param("MAXNREG", {0, 40})};
+    spec.register_policy = {"MAXT", "MINB", "MAXNREG", ""};
+    spec.problem = {{"N", 1024}};
+    spec.constraints = {{"divides", "N % (BX * BY) == 0"}};
+    spec.launch.block = {"BX", "BY"};
+    spec.launch.grid = {"N / (BX * BY)"};
+    spec.cost = {"N", "4 * N"};
+    return spec;
+}
+
+const RuleRemoval& removal(const Space& space, const std::string& prefix)
+{
+    for (const auto& r : space.removals)
+        if (r.rule.rfind(prefix, 0) == 0)
+            return r;
+    throw std::runtime_error("no rule " + prefix);
+}
+
+TEST(EnumerateSpace, KeepsOnlyValidVariantsAndCountsEachRemovalOnce)
+{
+    const KernelSpec spec = small_spec();
+    const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    EXPECT_EQ(space.combinations, 3u * 2 * 3 * 2 * 2);
+
+    // An independent count by plain loops over the same rules.
+    std::size_t expected = 0;
+    for (std::int64_t bx : {32, 64, 2048})
+        for (std::int64_t by : {1, 2})
+            for (std::int64_t maxt : {0, 64, 128})
+                for (std::int64_t minb : {0, 2})
+                    for (std::int64_t maxnreg : {0, 40}) {
+                        const std::int64_t threads = bx * by;
+                        const bool ok = 1024 % threads == 0 && threads <= 1024 && bx <= 1024 &&
+                                        !(minb > 0 && maxt == 0) && !(maxt > 0 && maxt < threads) &&
+                                        !(maxnreg > 0 && (maxt > 0 || minb > 0));
+                        expected += ok;
+                    }
+    EXPECT_EQ(space.variants.size(), expected);
+    std::size_t removed = 0;
+    for (const auto& r : space.removals)
+        removed += r.removed;
+    EXPECT_EQ(removed + space.variants.size(), space.combinations);
+    EXPECT_GT(removal(space, "__maxnreg__ together").removed, 0u);
+    EXPECT_GT(removal(space, "__launch_bounds__ max threads below").removed, 0u);
+    EXPECT_GT(removal(space, "__launch_bounds__ min blocks without").removed, 0u);
+    EXPECT_EQ(removal(space, "constraint divides").removed, 2u * 3 * 2 * 2); // BX = 2048: 1024 % 2048 != 0
+}
+
+TEST(EnumerateSpace, NoVariantCombinesMaxnregWithLaunchBounds)
+{
+    const KernelSpec spec = small_spec();
+    const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    bool saw_maxnreg = false;
+    for (const auto& v : space.variants) {
+        const RegisterPolicy& p = v.register_policy;
+        EXPECT_FALSE(p.maxnreg > 0 && (p.max_threads > 0 || p.min_blocks > 0)) << v.key();
+        saw_maxnreg |= p.maxnreg > 0;
+        EXPECT_GE(p.max_threads == 0 ? 1024 : p.max_threads, v.block.volume()) << v.key();
+    }
+    EXPECT_TRUE(saw_maxnreg);
+}
+
+TEST(EnumerateSpace, OrderIsDeterministicWithTheLastParameterFastest)
+{
+    const KernelSpec spec = small_spec();
+    const Space a = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    const Space b = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    ASSERT_EQ(a.variants.size(), b.variants.size());
+    for (std::size_t i = 0; i < a.variants.size(); ++i)
+        EXPECT_EQ(a.variants[i].key(), b.variants[i].key());
+    EXPECT_EQ(a.variants[0].key(), "BX=32,BY=1,MAXT=0,MINB=0,MAXNREG=0");
+    EXPECT_EQ(a.variants[1].key(), "BX=32,BY=1,MAXT=0,MINB=0,MAXNREG=40");
+    for (std::size_t i = 1; i < a.variants.size(); ++i)
+        EXPECT_LT(a.variants[i - 1].index, a.variants[i].index);
+}
+
+TEST(EnumerateSpace, GeometryAndPolicyFollowTheVariant)
+{
+    const KernelSpec spec = small_spec();
+    const Space space = enumerate_space(spec, resolve_problem(spec, {{"N", 4096}}), SpaceSelection::full);
+    const Variant& v = space.variants.back();
+    EXPECT_EQ(v.block, (Dim3{64, 2, 1}));
+    EXPECT_EQ(v.grid, (Dim3{4096 / 128, 1, 1}));
+    EXPECT_EQ(v.register_policy.kind(), "launch_bounds");
+}
+
+TEST(EnumerateSpace, DefaultSpaceUsesDefaultValues)
+{
+    KernelSpec spec = small_spec();
+    spec.parameters[0].default_values = {64};
+    const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space);
+    EXPECT_EQ(space.combinations, 1u * 2 * 3 * 2 * 2);
+    for (const auto& v : space.variants)
+        EXPECT_EQ(v.value("BX"), 64);
+}
+
+TEST(EnumerateSpace, BuiltInGemmDefaultSpaceMatchesAnIndependentCount)
+{
+    const KernelSpec spec = load_spec(test::source_dir() / "kernels" / "gemm.toml");
+    const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space);
+    std::size_t expected = 0;
+    for (int bm : {64, 128})
+        for (int bn : {64, 128})
+            for (int bk : {8, 16})
+                for (int tm : {4, 8})
+                    for (int tn : {4, 8})
+                        for (int vec : {1, 4})
+                            for (int maxt : {0, 256})
+                                for (int minb : {0, 2}) {
+                                    const int threads = (bm / tm) * (bn / tn);
+                                    expected += threads <= 1024 && !(minb > 0 && maxt == 0) &&
+                                                !(maxt > 0 && maxt < threads) && 4 * bk * (bm + bn) <= 48 * 1024;
+                                }
+    EXPECT_EQ(space.variants.size(), expected);
+    EXPECT_EQ(space.combinations, 256u);
+    // Every variant's block is its derived THREADS, and its grid covers C exactly.
+    for (const auto& v : space.variants) {
+        EXPECT_EQ(v.block.volume(), v.value("THREADS"));
+        EXPECT_EQ(v.grid.x * v.value("BN"), 4096);
+        EXPECT_EQ(v.grid.y * v.value("BM"), 4096);
+    }
+}
+
+TEST(EnumerateSpace, AGeometryThatIsNotAnIntegerNamesTheExpression)
+{
+    KernelSpec spec = small_spec();
+    spec.constraints.clear();
+    try {
+        (void)enumerate_space(spec, resolve_problem(spec, {{"N", 1000}}), SpaceSelection::full);
+        FAIL() << "a fractional grid was accepted";
+    } catch (const ExpressionError& e) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr("launch.grid[0]"));
+    }
+}
+
+} // namespace

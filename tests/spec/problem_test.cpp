@@ -1,0 +1,55 @@
+#include "spec/problem.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+
+namespace {
+
+KernelSpec spec_with_problem()
+{
+    KernelSpec spec;
+    spec.name = "gemm";
+    spec.problem = {{"M", 4096}, {"N", 4096}, {"K", 4096}};
+    return spec;
+}
+
+TEST(Problem, DefaultsWithOverridesInSpecOrder)
+{
+    const Problem p = resolve_problem(spec_with_problem(), parse_problem_assignments("K=512,M=1024"));
+    EXPECT_EQ(p.to_string(), "M=1024,N=4096,K=512");
+    EXPECT_EQ(p.at("K"), 512);
+}
+
+TEST(Problem, MalformedAssignmentsNameTheBadPart)
+{
+    for (const char* bad : {"M", "M=", "=5", "M=abc", "M=12x", ""}) {
+        try {
+            (void)parse_problem_assignments(bad);
+            FAIL() << "accepted '" << bad << "'";
+        } catch (const ProblemError& e) {
+            EXPECT_THAT(e.what(), HasSubstr("--problem"));
+        }
+    }
+}
+
+TEST(Problem, UnknownVariableListsTheKnownOnes)
+{
+    try {
+        (void)resolve_problem(spec_with_problem(), {{"Q", 4}});
+        FAIL();
+    } catch (const ProblemError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("'Q'"));
+        EXPECT_THAT(e.what(), HasSubstr("M, N, K"));
+    }
+}
+
+TEST(Problem, NonPositiveSizeIsRejected)
+{
+    EXPECT_THROW((void)resolve_problem(spec_with_problem(), {{"M", 0}}), ProblemError);
+    EXPECT_THROW((void)resolve_problem(spec_with_problem(), {{"M", -4}}), ProblemError);
+}
+
+} // namespace
