@@ -30,14 +30,8 @@ int list_command(const Arguments& args)
     }
     po::notify(vm);
 
-    std::vector<std::filesystem::path> specs;
-    for (const auto& entry : std::filesystem::directory_iterator(builtin_kernels_dir()))
-        if (entry.path().extension() == ".toml")
-            specs.push_back(entry.path());
-    std::sort(specs.begin(), specs.end());
-
     nlohmann::ordered_json listing = nlohmann::ordered_json::array();
-    for (const auto& path : specs) {
+    for (const auto& path : builtin_kernel_specs()) {
         const KernelSpec spec = load_spec(path);
         const Problem problem = resolve_problem(spec, {});
         const Space default_space = enumerate_space(spec, problem, SpaceSelection::default_space);

@@ -148,9 +148,8 @@ int tune_builtin_command(const std::string& kernel, const Arguments& args)
                               const auto path = builtin_kernels_dir() / (kernel + ".toml");
                               if (!std::filesystem::is_regular_file(path)) {
                                   std::string known;
-                                  for (const auto& entry : std::filesystem::directory_iterator(builtin_kernels_dir()))
-                                      if (entry.path().extension() == ".toml")
-                                          known += (known.empty() ? "" : ", ") + entry.path().stem().string();
+                                  for (const auto& spec : builtin_kernel_specs())
+                                      known += (known.empty() ? "" : ", ") + spec.stem().string();
                                   throw UsageError(fmt::format("unknown kernel '{}' (built-in: {}; or autotune run SPEC "
                                                                "for your own)", kernel, known));
                               }

@@ -1,5 +1,6 @@
 #include "util/project_paths.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace autotune {
@@ -12,5 +13,16 @@ std::filesystem::path project_root()
 }
 
 std::filesystem::path builtin_kernels_dir() { return project_root() / "kernels"; }
+
+std::vector<std::filesystem::path> builtin_kernel_specs()
+{
+    std::vector<std::filesystem::path> specs;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(builtin_kernels_dir(), ec))
+        if (entry.path().extension() == ".toml")
+            specs.push_back(entry.path());
+    std::sort(specs.begin(), specs.end());
+    return specs;
+}
 
 } // namespace autotune

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
 namespace autotune {
 
 [[nodiscard]] std::filesystem::path project_root();
 [[nodiscard]] std::filesystem::path builtin_kernels_dir(); // project_root()/kernels
+// The spec files of the built-in kernels (kernels/*.toml), sorted by name.
+[[nodiscard]] std::vector<std::filesystem::path> builtin_kernel_specs();
 
 } // namespace autotune

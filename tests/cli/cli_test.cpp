@@ -1,0 +1,199 @@
+// The autotune program as users run it: exit codes, one-line errors naming the bad
+// input, nothing written on bad input, and the compile-only main job on a small kernel.
+#include "space/enumerate_space.hpp"
+#include "spec/load_spec.hpp"
+#include "support/test_support.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+namespace {
+
+class Cli : public ::testing::Test {
+protected:
+    // Runs autotune with a private cache and results directory.
+    test::CommandResult autotune(const std::string& arguments)
+    {
+        return test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", (dir.path() / "cache").string(),
+                                             test::autotune_binary().string(), arguments));
+    }
+    std::string out_dir() const { return (dir.path() / "results").string(); }
+    bool nothing_written() const { return !std::filesystem::exists(dir.path() / "results"); }
+    static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+    test::TempDir dir;
+};
+
+TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
+{
+    const std::string out = " --out " + out_dir();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"nope --arch sm_90", "unknown kernel 'nope' (built-in: copy, gemm"},
+        {"copy --arch sm_12", "sm_12"},
+        {"copy --arch sm_70", "--arch sm_70: NVRTC"},
+        {"copy --arch 90", "expected sm_XX"},
+        {"copy --arch sm_90 --problem N=abc", "'abc' is not an integer"},
+        {"copy --arch sm_90 --problem N", "not NAME=VALUE"},
+        {"copy --arch sm_90 --problem M=5", "'M' is not a problem variable of copy (known: N)"},
+        {"copy --arch sm_90 --space huge", "--space 'huge'"},
+        {"copy --arch sm_90 --compiler clang", "--compiler 'clang'"},
+        {"copy", "--arch"},
+        {"copy --arch sm_90 --frobnicate", "frobnicate"},
+        {"run " + (dir.path() / "missing.toml").string() + " --arch sm_90", "spec file not found"},
+        {"run --arch sm_90", "needs a spec file"},
+        {"--bogus", "'--bogus' is not a command"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const auto r = autotune(arguments + out);
+        EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.err;
+        EXPECT_THAT(r.err, HasSubstr(expected)) << arguments;
+        EXPECT_EQ(lines(r.err), 1u) << arguments << "\n" << r.err;
+        EXPECT_TRUE(r.out.empty()) << arguments;
+        EXPECT_TRUE(nothing_written()) << arguments;
+    }
+}
+
+TEST_F(Cli, ASpecWithABadExpressionIsBadInputNamingTheSpecAndTheExpression)
+{
+    const auto spec = dir.path() / "bad.toml";
+    std::filesystem::copy_file(test::data_dir() / "broken" / "broken.cuh", dir.path() / "broken.cuh");
+    std::string text = test::read_file(test::data_dir() / "broken" / "broken.toml");
+    text.replace(text.find("ceil_div(N, 128)"), 16, "ceil_div(N, BLOK)");
+    std::ofstream(spec) << text;
+    const auto r = autotune(fmt::format("run {} --arch sm_90 --out {}", spec.string(), out_dir()));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr(spec.string()));
+    EXPECT_THAT(r.err, HasSubstr("launch.grid[0]"));
+    EXPECT_THAT(r.err, HasSubstr("'BLOK'"));
+    EXPECT_EQ(lines(r.err), 1u);
+    EXPECT_TRUE(nothing_written());
+}
+
+TEST_F(Cli, CompileOnlyWritesTheResultsFileAndPrintsTheTable)
+{
+    const auto r = autotune("copy --arch sm_80 --compile-only --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("regs"));
+    EXPECT_THAT(r.out, HasSubstr("spill st/ld"));
+    EXPECT_THAT(r.out, HasSubstr("36 variants of copy for sm_80"));
+    EXPECT_TRUE(r.err.empty()) << r.err;
+
+    const json results = json::parse(test::read_file(dir.path() / "results" / "sm_80" / "copy.json"));
+    EXPECT_EQ(results.at("kernel"), "copy");
+    EXPECT_EQ(results.at("arch"), "sm_80");
+    EXPECT_FALSE(results.at("nvrtc_version").get<std::string>().empty());
+    EXPECT_EQ(results.at("measured"), false);
+    EXPECT_TRUE(results.at("device").is_null());
+    ASSERT_EQ(results.at("variants").size(), 36u);
+    for (const auto& v : results.at("variants")) {
+        for (const char* field : {"params", "name_expression", "lowered_name", "template", "options", "status",
+                                  "registers", "spill_stores", "spill_loads", "stack_frame", "shared_static",
+                                  "register_cap", "cubin_sha256", "cache_hit"})
+            EXPECT_TRUE(v.contains(field)) << field;
+        EXPECT_EQ(v.at("status"), "ok");
+        EXPECT_EQ(v.at("template"), "templates/copy.cuh");
+        EXPECT_TRUE(v.at("params").is_object());
+        EXPECT_TRUE(v.at("cache_hit").is_boolean());
+        EXPECT_GT(v.at("registers").get<int>(), 0);
+    }
+    // No temporary left next to the results file.
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "results" / "sm_80"))
+        files += entry.is_regular_file();
+    EXPECT_EQ(files, 1u);
+}
+
+TEST_F(Cli, ASecondRunWithTheSameCacheCompilesNothing)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --out " + out_dir()).exit_code, 0);
+    const auto r = autotune("copy --arch sm_90 --compile-only --json --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    for (const auto& v : results.at("variants"))
+        EXPECT_TRUE(v.at("cache_hit").get<bool>()) << v.at("index");
+    EXPECT_EQ(json::parse(test::read_file(dir.path() / "results" / "sm_90" / "copy.json")), results);
+}
+
+TEST_F(Cli, WithoutCompileOnlyItSaysNothingWasMeasured)
+{
+    const auto r = autotune("copy --arch sm_90 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("nothing was measured"));
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "results" / "sm_90" / "copy.json"));
+}
+
+TEST_F(Cli, ProblemSizesReachTheResultsAndTheGeometry)
+{
+    const auto r = autotune("copy --arch sm_90 --compile-only --json --problem N=1000 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    EXPECT_EQ(results.at("problem").at("N"), 1000);
+    const json& first = results.at("variants").at(0); // BLOCK 128, VEC 1, ITEMS 1
+    EXPECT_EQ(first.at("grid").at(0), 8);              // ceil(1000 / 128)
+}
+
+TEST_F(Cli, ABrokenTemplateGivesCompileErrorsAndASuccessfulRun)
+{
+    const auto spec = test::data_dir() / "broken" / "broken.toml";
+    const auto r = autotune(fmt::format("run {} --arch sm_90 --compile-only --json --out {}", spec.string(), out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    ASSERT_EQ(results.at("variants").size(), 3u);
+    EXPECT_EQ(results.at("variants").at(0).at("status"), "ok");
+    EXPECT_EQ(results.at("variants").at(2).at("status"), "compile_error");
+    EXPECT_THAT(results.at("variants").at(2).at("error").get<std::string>(), HasSubstr("broken on purpose"));
+    EXPECT_TRUE(results.at("variants").at(2).at("registers").is_null());
+}
+
+TEST_F(Cli, ListShowsEachKernelWithItsSpaceSizes)
+{
+    const auto r = autotune("list --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json listing = json::parse(r.out);
+    ASSERT_EQ(listing.size(), 2u);
+    for (const auto& kernel : listing) {
+        const KernelSpec spec = load_spec(test::source_dir() / "kernels" / (kernel.at("name").get<std::string>() + ".toml"));
+        const Problem problem = resolve_problem(spec, {});
+        EXPECT_EQ(kernel.at("space").at("default").at("valid"),
+                  enumerate_space(spec, problem, SpaceSelection::default_space).variants.size());
+        EXPECT_EQ(kernel.at("parameters").size(), spec.parameters.size());
+    }
+    const auto text = autotune("list");
+    EXPECT_THAT(text.out, HasSubstr("gemm"));
+    EXPECT_THAT(text.out, HasSubstr("default 152 valid of 256 combinations"));
+}
+
+TEST_F(Cli, FidelityRecompilesWithNvccAndReportsAgreement)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --out " + out_dir()).exit_code, 0);
+    const auto r = autotune(fmt::format("fidelity {}/sm_90/copy.json --limit 3 --json", out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json report = json::parse(r.out);
+    EXPECT_EQ(report.at("checked"), 3);
+    for (const auto& v : report.at("variants")) {
+        EXPECT_EQ(v.at("nvcc_status"), "ok");
+        EXPECT_TRUE(v.at("registers").at(1).is_number());
+    }
+    const auto missing = autotune("fidelity " + (dir.path() / "none.json").string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_THAT(missing.err, HasSubstr("none.json"));
+}
+
+TEST_F(Cli, HelpIsAvailableForEveryCommand)
+{
+    for (const char* arguments : {"--help", "gemm --help", "run --help", "list --help", "fidelity --help"}) {
+        const auto r = autotune(arguments);
+        EXPECT_EQ(r.exit_code, 0) << arguments;
+        EXPECT_THAT(r.out, HasSubstr("usage: autotune")) << arguments;
+    }
+    EXPECT_EQ(autotune("").exit_code, 2);
+}
+
+} // namespace

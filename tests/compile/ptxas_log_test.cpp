@@ -1,0 +1,83 @@
+// ptxas' verbose report as NVRTC and nvcc print it (lines captured from CUDA 13.0).
+#include "compile/ptxas_log.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace autotune;
+
+namespace {
+
+const char* const gemm = "_ZN16autotune_kernels4gemmILi64ELi64ELi8ELi4ELi4ELi4ELi256ELi2EEEvPKfS2_Pfiii";
+
+TEST(PtxasLog, ReadsTheEntrysUsageAndTheGlobalOverride)
+{
+    const std::string log = std::string(
+        "ptxas info    : Overriding global maxrregcount 64 with entry-specific value 128 computed using thread count\n"
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function '") + gemm + "' for 'sm_90'\n"
+        "ptxas info    : Function properties for " + gemm + "\n"
+        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 80 registers, used 1 barriers, 4096 bytes smem, 400 bytes cmem[0]\n"
+        "ptxas info    : Compile time = 61.091 ms\n";
+    const PtxasReport r = parse_ptxas_log(log, gemm);
+    EXPECT_TRUE(r.found);
+    EXPECT_EQ(r.registers, 80);
+    EXPECT_EQ(r.barriers, 1);
+    EXPECT_EQ(r.shared_bytes, 4096);
+    EXPECT_EQ(r.constant_bank0, 400);
+    EXPECT_EQ(r.maxrregcount_overridden_from, 64);
+    EXPECT_EQ(r.maxrregcount_overridden_to, 128);
+    EXPECT_FALSE(r.cap_raised_from.has_value());
+}
+
+TEST(PtxasLog, ReadsSpillsStackAndARaisedCap)
+{
+    const char* const name = "_Z4heavyPKfPfi";
+    const std::string log = std::string(
+        "ptxas warning : For profile sm_90 adjusting per thread register count of 8 to lower bound of 24\n"
+        "ptxas info    : Overriding maximum register limit 256 for '") + name + "' with  24 of maxrregcount option\n"
+        "ptxas info    : Compiling entry function '" + name + "' for 'sm_90'\n"
+        "ptxas info    : Function properties for " + name + "\n"
+        "ptxas         .     1504 bytes stack frame, 3684 bytes spill stores, 3428 bytes spill loads\n"
+        "ptxas info    : Used 24 registers, used 1 barriers, 1504 bytes cumulative stack size, 8192 bytes smem\n";
+    const PtxasReport r = parse_ptxas_log(log, name);
+    EXPECT_EQ(r.registers, 24);
+    EXPECT_EQ(r.stack_frame, 1504);
+    EXPECT_EQ(r.cumulative_stack, 1504);
+    EXPECT_EQ(r.spill_stores, 3684);
+    EXPECT_EQ(r.spill_loads, 3428);
+    EXPECT_EQ(r.cap_raised_from, 8);
+    EXPECT_EQ(r.cap_raised_to, 24);
+    ASSERT_EQ(r.warnings.size(), 1u);
+}
+
+TEST(PtxasLog, AttributesLinesToTheRightFunctionOnly)
+{
+    const std::string log =
+        "ptxas warning : Value of threads per SM for entry _Z5otherv is out of range. .minnctapersm will be ignored\n"
+        "ptxas info    : Compiling entry function '_Z5otherv' for 'sm_80'\n"
+        "ptxas info    : Function properties for _Z5otherv\n"
+        "ptxas         .     16 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+        "ptxas info    : Used 99 registers, used 0 barriers\n"
+        "ptxas info    : Compiling entry function '_Z4minev' for 'sm_80'\n"
+        "ptxas info    : Function properties for _Z4minev\n"
+        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 12 registers\n";
+    const PtxasReport mine = parse_ptxas_log(log, "_Z4minev");
+    EXPECT_EQ(mine.registers, 12);
+    EXPECT_EQ(mine.spill_stores, 0);
+    EXPECT_FALSE(mine.min_blocks_ignored);
+    EXPECT_TRUE(mine.warnings.empty());
+    const PtxasReport other = parse_ptxas_log(log, "_Z5otherv");
+    EXPECT_EQ(other.registers, 99);
+    EXPECT_EQ(other.spill_stores, 4);
+    EXPECT_TRUE(other.min_blocks_ignored);
+}
+
+TEST(PtxasLog, AFunctionTheLogDoesNotMentionIsNotFound)
+{
+    EXPECT_FALSE(parse_ptxas_log("ptxas info    : 0 bytes gmem\n", "_Z1kv").found);
+    EXPECT_FALSE(parse_ptxas_log("", "_Z1kv").found);
+}
+
+} // namespace

@@ -1,0 +1,100 @@
+// The results file and the table, from a hand-built CompileRun.
+#include "emit/compile_table.hpp"
+#include "emit/results_json.hpp"
+
+#include "support/test_support.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+
+namespace {
+
+CompileRun sample_run()
+{
+    CompileRun run;
+    run.kernel = "gemm";
+    run.spec_path = "kernels/gemm.toml";
+    run.arch = "sm_90";
+    run.nvrtc_version = "13.0";
+    run.problem.values = {{"M", 64}, {"N", 64}};
+    run.combinations = 4;
+    run.removals = {{"constraint fits: X", 2}};
+    Variant a;
+    a.index = 1;
+    a.parameters = {{"BM", 64}, {"MAXRREGCOUNT", 32}};
+    a.register_policy.maxrregcount = 32;
+    a.block = {128, 1, 1};
+    Variant b = a;
+    b.index = 3;
+    b.parameters = {{"BM", 128}, {"MAXRREGCOUNT", 0}};
+    b.register_policy = {};
+    run.variants = {a, b};
+    CompiledVariant ok;
+    ok.status = CompileStatus::ok;
+    ok.resources.registers = 32;
+    ok.resources.spill_stores = 8;
+    ok.resources.spill_loads = 12;
+    ok.resources.register_cap = 32;
+    ok.resources.register_cap_source = "maxrregcount";
+    ok.cubin_sha256 = std::string(64, 'c');
+    ok.options = {"--gpu-architecture=sm_90"};
+    CompiledVariant failed;
+    failed.error = "gemm.cuh(3): error: identifier \"x\" is undefined";
+    failed.variant = 1;
+    run.compiled = {ok, failed};
+    return run;
+}
+
+TEST(ResultsJson, CarriesTheContractFieldsAndNullsForFailedVariants)
+{
+    const auto j = results_json(sample_run());
+    EXPECT_EQ(j.at("kernel"), "gemm");
+    EXPECT_EQ(j.at("arch"), "sm_90");
+    EXPECT_EQ(j.at("nvrtc_version"), "13.0");
+    EXPECT_EQ(j.at("measured"), false);
+    EXPECT_TRUE(j.at("device").is_null());
+    EXPECT_EQ(j.at("space").at("valid"), 2);
+    EXPECT_EQ(j.at("space").at("removed").at(0).at("removed"), 2);
+    const auto& ok = j.at("variants").at(0);
+    EXPECT_EQ(ok.at("status"), "ok");
+    EXPECT_EQ(ok.at("params").begin().key(), "BM"); // spec order kept
+    EXPECT_EQ(ok.at("registers"), 32);
+    EXPECT_EQ(ok.at("spill_loads"), 12);
+    EXPECT_EQ(ok.at("register_cap"), 32);
+    EXPECT_EQ(ok.at("register_policy").at("kind"), "maxrregcount");
+    EXPECT_TRUE(ok.at("error").is_null());
+    EXPECT_TRUE(ok.at("measurement").is_null());
+    const auto& failed = j.at("variants").at(1);
+    EXPECT_EQ(failed.at("status"), "compile_error");
+    EXPECT_THAT(failed.at("error").get<std::string>(), HasSubstr("is undefined"));
+    for (const char* field : {"registers", "spill_stores", "stack_frame", "register_cap", "cubin_sha256"})
+        EXPECT_TRUE(failed.at(field).is_null()) << field;
+}
+
+TEST(ResultsJson, IsWrittenUnderArchAndKernelWithoutLeavingTemporaries)
+{
+    test::TempDir dir;
+    const auto path = write_results(sample_run(), dir.path());
+    EXPECT_EQ(path, dir.path() / "sm_90" / "gemm.json");
+    EXPECT_EQ(nlohmann::ordered_json::parse(test::read_file(path)), results_json(sample_run()));
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path() / "sm_90"))
+        ++entries;
+    EXPECT_EQ(entries, 1u);
+}
+
+TEST(CompileTable, ShowsParametersResourcesAndTheFirstErrorLine)
+{
+    const std::string table = compile_table(sample_run());
+    EXPECT_THAT(table, HasSubstr("BM"));
+    EXPECT_THAT(table, HasSubstr("8/12"));
+    EXPECT_THAT(table, HasSubstr("32 rr"));
+    EXPECT_THAT(table, HasSubstr("compile_error: gemm.cuh(3): error: identifier"));
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3); // header + 2 rows
+    EXPECT_THAT(compile_summary(sample_run()), HasSubstr("1 compiled, 1 compile errors"));
+}
+
+} // namespace
