@@ -3,6 +3,7 @@
 // for the same compile (plus values fixed by the source: declared shared arrays, launch
 // bounds, register caps).
 #include "compile/cubin_info.hpp"
+#include "compile/ptxas_log.hpp"
 #include "support/test_support.hpp"
 
 #include <gmock/gmock.h>
@@ -77,50 +78,16 @@ Compiled compile(const std::string& source, const std::string& arch, std::vector
     return out;
 }
 
-// What ptxas -v printed for one entry function: the lines from its "Compiling entry
-// function" to the next one.
-struct PtxasSays {
-    int registers = -1;
-    int barriers = 0;              // "used N barriers" (left out when 0 by some archs)
-    std::int64_t stack_frame = 0;
-    std::int64_t cumulative_stack = 0;
-    std::int64_t smem = 0;         // left out when 0
-};
-
-PtxasSays ptxas_says(const std::string& log, const std::string& function)
-{
-    const std::string start = "Compiling entry function '" + function + "'";
-    const auto begin = log.find(start);
-    if (begin == std::string::npos)
-        throw std::runtime_error("ptxas log has no entry " + function + ":\n" + log);
-    const auto end = log.find("Compiling entry function", begin + start.size());
-    const std::string block = log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    const auto number = [&](const char* pattern) -> std::optional<std::int64_t> {
-        std::smatch m;
-        if (!std::regex_search(block, m, std::regex(pattern)))
-            return std::nullopt;
-        return std::stoll(m[1]);
-    };
-    PtxasSays says;
-    says.registers = static_cast<int>(number(R"(Used (\d+) registers)").value_or(-1));
-    says.barriers = static_cast<int>(number(R"(used (\d+) barriers)").value_or(0));
-    says.stack_frame = number(R"((\d+) bytes stack frame)").value_or(0);
-    says.cumulative_stack = number(R"((\d+) bytes cumulative stack size)").value_or(0);
-    says.smem = number(R"((\d+) bytes smem)").value_or(0);
-    if (says.registers < 0)
-        throw std::runtime_error("ptxas log has no register line for " + function + ":\n" + block);
-    return says;
-}
-
 void expect_matches_ptxas(const CubinFunctionInfo& f, const std::string& log)
 {
     SCOPED_TRACE("function " + f.name);
-    const PtxasSays says = ptxas_says(log, f.name);
+    const PtxasReport says = parse_ptxas_log(log, f.name);
+    ASSERT_TRUE(says.found) << log;
     EXPECT_EQ(f.registers, says.registers);
     EXPECT_EQ(f.barriers, says.barriers);
-    EXPECT_EQ(f.frame_size, says.stack_frame);
-    EXPECT_EQ(f.min_stack_size, says.cumulative_stack);
-    EXPECT_EQ(f.shared_static, says.smem);
+    EXPECT_EQ(f.frame_size, says.cumulative_stack.value_or(says.stack_frame));
+    EXPECT_EQ(f.min_stack_size, says.cumulative_stack.value_or(0));
+    EXPECT_EQ(f.shared_static, says.shared_bytes);
 }
 
 // Kernels whose shared use is known from the source.
@@ -384,10 +351,11 @@ extern "C" __global__ void outer(float* out, int i) {
     const Compiled c = compile(source, "sm_90");
     const CubinInfo info = read_cubin(c.cubin);
     const auto& outer = find_function(info, "outer");
-    const PtxasSays says = ptxas_says(c.log, "outer");
-    EXPECT_GT(says.cumulative_stack, says.stack_frame) << c.log;
-    EXPECT_EQ(outer.frame_size, says.cumulative_stack);
-    EXPECT_EQ(outer.min_stack_size, says.cumulative_stack);
+    const PtxasReport says = parse_ptxas_log(c.log, "outer");
+    ASSERT_TRUE(says.cumulative_stack.has_value()) << c.log;
+    EXPECT_GT(*says.cumulative_stack, says.stack_frame) << c.log;
+    EXPECT_EQ(outer.frame_size, *says.cumulative_stack);
+    EXPECT_EQ(outer.min_stack_size, *says.cumulative_stack);
 }
 
 // cuobjdump, where installed, reads the same ELF independently.
