@@ -44,6 +44,7 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
         {"copy --arch sm_90 --problem M=5", "'M' is not a problem variable of copy (known: N)"},
         {"copy --arch sm_90 --space huge", "--space 'huge'"},
         {"copy --arch sm_90 --compiler clang", "--compiler 'clang'"},
+        {"copy --arch sm_90 --nvcc-flags=-G", "--nvcc-flags applies to --compiler nvcc only"},
         {"copy", "--arch"},
         {"copy --arch sm_90 --frobnicate", "frobnicate"},
         {"run " + (dir.path() / "missing.toml").string() + " --arch sm_90", "spec file not found"},
@@ -176,11 +177,20 @@ TEST_F(Cli, FidelityRecompilesWithNvccAndReportsAgreement)
     const auto r = autotune(fmt::format("fidelity {}/sm_90/copy.json --limit 3 --json", out_dir()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json report = json::parse(r.out);
-    EXPECT_EQ(report.at("checked"), 3);
-    for (const auto& v : report.at("variants")) {
-        EXPECT_EQ(v.at("nvcc_status"), "ok");
-        EXPECT_TRUE(v.at("registers").at(1).is_number());
+    ASSERT_EQ(report.at("builds").size(), 2u); // plain nvcc, and nvcc with the matching flag
+    EXPECT_EQ(report.at("builds").at(1).at("nvcc_flags").at(0), "-Xcicc=--sharedmem32=0");
+    for (const auto& build : report.at("builds")) {
+        EXPECT_EQ(build.at("checked"), 3);
+        // copy uses no shared memory: NVRTC and nvcc agree either way (docs/fidelity.md).
+        EXPECT_EQ(build.at("machine_code_identical"), 3);
+        for (const auto& v : build.at("variants")) {
+            EXPECT_EQ(v.at("status"), "ok");
+            EXPECT_TRUE(v.at("registers").at(1).is_number());
+        }
     }
+    const auto mine = autotune(fmt::format("fidelity {}/sm_90/copy.json --limit 1 --json --nvcc-flags=-lineinfo", out_dir()));
+    ASSERT_EQ(mine.exit_code, 0) << mine.err;
+    EXPECT_EQ(json::parse(mine.out).at("builds").size(), 1u);
     const auto missing = autotune("fidelity " + (dir.path() / "none.json").string());
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_THAT(missing.err, HasSubstr("none.json"));

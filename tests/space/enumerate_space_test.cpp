@@ -157,3 +157,24 @@ TEST(EnumerateSpace, AGeometryThatIsNotAnIntegerNamesTheExpression)
 }
 
 } // namespace
+
+namespace {
+
+TEST(EnumerateSpace, AVariantHasTheSameIndexInTheDefaultAndTheFullSpace)
+{
+    KernelSpec spec = small_spec();
+    spec.parameters[0].default_values = {64};
+    spec.parameters[2].default_values = {0, 128};
+    const Problem problem = resolve_problem(spec, {});
+    const Space full = enumerate_space(spec, problem, SpaceSelection::full);
+    const Space partial = enumerate_space(spec, problem, SpaceSelection::default_space);
+    ASSERT_FALSE(partial.variants.empty());
+    for (const auto& v : partial.variants) {
+        auto it = std::find_if(full.variants.begin(), full.variants.end(),
+                               [&](const Variant& f) { return f.index == v.index; });
+        ASSERT_NE(it, full.variants.end()) << v.key();
+        EXPECT_EQ(it->key(), v.key());
+    }
+}
+
+} // namespace

@@ -1,6 +1,7 @@
-// autotune fidelity RESULTS: recompile variants of a results file with nvcc, exactly as a
-// consumer build would, and report whether registers, spills and machine code match the
-// variant that was tuned.
+// autotune fidelity RESULTS: recompile variants of a results file with nvcc, as a
+// consumer build would, and report whether registers, spills and machine code match
+// what was tuned. Two consumer builds by default: plain nvcc, and nvcc with the flag
+// that makes it generate NVRTC's code (docs/fidelity.md); --nvcc-flags names yours.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "compile/compile_cache.hpp"
@@ -11,9 +12,11 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
@@ -33,29 +36,81 @@ json read_results(const std::string& path)
     }
 }
 
-const Variant& find_variant(const Space& space, std::size_t index, const std::string& results_path)
+struct TunedVariants {
+    KernelSpec spec;
+    Problem problem;
+    ArchTarget arch;
+    std::vector<Variant> variants; // the ok variants checked, in the results' order
+    std::vector<json> records;     // their records in the results file
+};
+
+TunedVariants select_variants(const json& results, const std::string& path, std::size_t limit)
 {
-    for (const auto& v : space.variants)
-        if (v.index == index)
-            return v;
-    throw UsageError(fmt::format("{}: variant {} is not in the spec's space any more (was the spec edited?)",
-                                 results_path, index));
+    if (!results.contains("spec") || !results.contains("variants") || !results.contains("problem"))
+        throw UsageError(fmt::format("{}: not an autotune results file (needs spec, problem, variants)", path));
+    const std::filesystem::path spec_path = results.at("spec").get<std::string>();
+    TunedVariants tuned{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {},
+                        require_compilable_arch(results.at("arch").get<std::string>()), {}, {}};
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& [name, value] : results.at("problem").items())
+        values.emplace_back(name, value.get<std::int64_t>());
+    tuned.problem = resolve_problem(tuned.spec, values);
+    const Space space = enumerate_space(tuned.spec, tuned.problem, SpaceSelection::full);
+    for (const auto& record : results.at("variants")) {
+        if (tuned.variants.size() >= limit)
+            break;
+        if (record.at("status") != "ok")
+            continue;
+        const auto index = record.at("index").get<std::size_t>();
+        auto it = std::find_if(space.variants.begin(), space.variants.end(),
+                               [index](const Variant& v) { return v.index == index; });
+        if (it == space.variants.end())
+            throw UsageError(fmt::format("{}: variant {} is not in the spec's space any more (was the spec edited?)",
+                                         path, index));
+        tuned.variants.push_back(*it);
+        tuned.records.push_back(record);
+    }
+    return tuned;
+}
+
+struct ConsumerBuild {
+    std::string name;
+    std::vector<std::string> flags;
+};
+
+std::vector<ConsumerBuild> consumer_builds(const std::string& nvcc_flags, bool given)
+{
+    if (!given)
+        return {{"nvcc", {}}, {fmt::format("nvcc {}", nvcc_flag_matching_nvrtc), {nvcc_flag_matching_nvrtc}}};
+    std::vector<std::string> flags;
+    std::istringstream words(nvcc_flags);
+    for (std::string word; words >> word;)
+        flags.push_back(word);
+    return {{fmt::format("nvcc {}", fmt::join(flags, " ")), flags}};
+}
+
+std::string params_text(const json& params)
+{
+    std::string text;
+    for (const auto& [name, value] : params.items())
+        text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value.get<std::int64_t>());
+    return text;
 }
 
 } // namespace
 
 int fidelity_command(const Arguments& args)
 {
-    std::string results_path;
+    std::string results_path, nvcc_flags;
     std::size_t limit = 10;
     unsigned jobs = 0;
-    bool as_json = false;
-    bool strict = false;
+    bool as_json = false, strict = false;
     po::options_description options("options");
     options.add_options()("help,h", "show this help")
-        ("limit", po::value(&limit)->default_value(10), "how many variants to check (in the results' order)")
+        ("limit", po::value(&limit)->default_value(10), "how many variants to check (the first ok ones, in the results' order)")
+        ("nvcc-flags", po::value(&nvcc_flags), "your build's nvcc flags (default: compare plain nvcc and nvcc -Xcicc=--sharedmem32=0)")
         ("jobs,j", po::value(&jobs)->default_value(0), "parallel nvcc processes (0: all cores)")
-        ("strict", po::bool_switch(&strict), "exit 1 when any variant differs")
+        ("strict", po::bool_switch(&strict), "exit 1 when any variant's machine code differs in the last build")
         ("json", po::bool_switch(&as_json), "print JSON");
     po::options_description all;
     all.add(options).add_options()("results", po::value(&results_path));
@@ -71,84 +126,72 @@ int fidelity_command(const Arguments& args)
     if (results_path.empty())
         throw UsageError("autotune fidelity needs a results file, e.g. results/sm_90/gemm.json");
 
-    const json results = read_results(results_path);
-    const auto root = project_root();
-    std::filesystem::path spec_path;
-    try {
-        spec_path = results.at("spec").get<std::string>();
-    } catch (const json::exception&) {
-        throw UsageError(fmt::format("{}: no 'spec' field: not an autotune results file", results_path));
-    }
-    const KernelSpec spec = load_spec(spec_path.is_relative() ? root / spec_path : spec_path);
-    std::vector<std::pair<std::string, std::int64_t>> problem_values;
-    for (const auto& [name, value] : results.at("problem").items())
-        problem_values.emplace_back(name, value.get<std::int64_t>());
-    const Problem problem = resolve_problem(spec, problem_values);
-    const ArchTarget arch = require_compilable_arch(results.at("arch").get<std::string>());
-    const Space space = enumerate_space(spec, problem, SpaceSelection::full);
+    const TunedVariants tuned = select_variants(read_results(results_path), results_path, limit);
+    const auto builds = consumer_builds(nvcc_flags, vm.count("nvcc-flags") != 0);
+    json report_builds = json::array();
+    std::size_t identical_in_last = 0;
+    std::size_t params_width = 6;
+    for (const auto& record : tuned.records)
+        params_width = std::max(params_width, params_text(record.at("params")).size());
+    for (const auto& build : builds) {
+        CompileSettings settings;
+        settings.compiler = CompilerKind::nvcc;
+        settings.nvcc_flags = build.flags;
+        settings.jobs = jobs;
+        settings.nvcc = default_nvcc();
+        settings.project_root = project_root();
+        settings.cache_dir = default_cache_dir();
+        const auto rebuilt = compile_variants(tuned.spec, tuned.problem, tuned.variants, tuned.arch, settings);
 
-    std::vector<Variant> variants;
-    std::vector<json> records;
-    for (const auto& record : results.at("variants")) {
-        if (variants.size() >= limit)
-            break;
-        if (record.at("status") != "ok")
-            continue;
-        variants.push_back(find_variant(space, record.at("index").get<std::size_t>(), results_path));
-        records.push_back(record);
-    }
-
-    CompileSettings settings;
-    settings.compiler = CompilerKind::nvcc;
-    settings.jobs = jobs;
-    settings.nvcc = default_nvcc();
-    settings.project_root = root;
-    settings.cache_dir = default_cache_dir();
-    const auto rebuilt = compile_variants(spec, problem, variants, arch, settings);
-
-    json report = json::array();
-    std::size_t identical = 0, same_registers = 0;
-    if (!as_json)
-        std::cout << fmt::format("{:>6}  {:<48}  {:>13}  {:>15}  {}\n", "#", "params", "regs tuned/nvcc",
-                                 "spills tuned/nvcc", "machine code");
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-        const json& tuned = records[i];
-        const CompiledVariant& nvcc = rebuilt[i];
-        const bool ok = nvcc.status == CompileStatus::ok;
-        const bool regs_equal = ok && tuned.at("registers") == nvcc.resources.registers;
-        const bool spills_equal = ok && tuned.at("spill_stores") == nvcc.resources.spill_stores &&
-                                  tuned.at("spill_loads") == nvcc.resources.spill_loads;
-        const bool code_equal = ok && tuned.at("sass_sha256") == nvcc.sass_sha256;
-        identical += code_equal;
-        same_registers += regs_equal;
-        report.push_back({{"index", tuned.at("index")},
-                          {"params", tuned.at("params")},
-                          {"tuned_compiler", tuned.at("compiler")},
-                          {"nvcc_status", to_string(nvcc.status)},
-                          {"nvcc_error", ok ? json(nullptr) : json(nvcc.error)},
-                          {"registers", {tuned.at("registers"), ok ? json(nvcc.resources.registers) : json(nullptr)}},
-                          {"spill_stores", {tuned.at("spill_stores"), ok ? json(nvcc.resources.spill_stores) : json(nullptr)}},
-                          {"spill_loads", {tuned.at("spill_loads"), ok ? json(nvcc.resources.spill_loads) : json(nullptr)}},
-                          {"registers_match", regs_equal},
-                          {"spills_match", spills_equal},
-                          {"machine_code_match", code_equal}});
-        if (!as_json) {
-            std::string params;
-            for (const auto& [name, value] : tuned.at("params").items())
-                params += fmt::format("{}{}={}", params.empty() ? "" : ",", name, value.get<std::int64_t>());
-            std::cout << fmt::format("{:>6}  {:<48}  {:>13}  {:>15}  {}\n", tuned.at("index").get<std::size_t>(), params,
-                                     ok ? fmt::format("{}/{}", tuned.at("registers").get<int>(), nvcc.resources.registers) : "-",
-                                     ok ? fmt::format("{}/{}", tuned.at("spill_stores").get<std::int64_t>(), nvcc.resources.spill_stores) : "-",
-                                     ok ? (code_equal ? "identical" : "differs") : "nvcc failed: " + nvcc.error);
+        json rows = json::array();
+        std::size_t identical = 0, same_registers = 0;
+        if (!as_json)
+            std::cout << fmt::format("{} (from {}):\n{:>6}  {:<{}}  {:>15}  {:>13}  {}\n", build.name,
+                                     settings.nvcc.string(), "#", "params", params_width, "regs tuned/nvcc",
+                                     "spill stores", "machine code");
+        for (std::size_t i = 0; i < rebuilt.size(); ++i) {
+            const json& record = tuned.records[i];
+            const CompiledVariant& nvcc = rebuilt[i];
+            const bool ok = nvcc.status == CompileStatus::ok;
+            const bool regs_equal = ok && record.at("registers") == nvcc.resources.registers;
+            const bool spills_equal = ok && record.at("spill_stores") == nvcc.resources.spill_stores &&
+                                      record.at("spill_loads") == nvcc.resources.spill_loads;
+            const bool code_equal = ok && record.at("sass_sha256") == nvcc.sass_sha256;
+            identical += code_equal;
+            same_registers += regs_equal;
+            rows.push_back({{"index", record.at("index")},
+                            {"params", record.at("params")},
+                            {"status", to_string(nvcc.status)},
+                            {"error", ok ? json(nullptr) : json(nvcc.error)},
+                            {"registers", {record.at("registers"), ok ? json(nvcc.resources.registers) : json(nullptr)}},
+                            {"spill_stores", {record.at("spill_stores"), ok ? json(nvcc.resources.spill_stores) : json(nullptr)}},
+                            {"spill_loads", {record.at("spill_loads"), ok ? json(nvcc.resources.spill_loads) : json(nullptr)}},
+                            {"registers_match", regs_equal},
+                            {"spills_match", spills_equal},
+                            {"machine_code_match", code_equal}});
+            if (!as_json)
+                std::cout << fmt::format(
+                    "{:>6}  {:<{}}  {:>15}  {:>13}  {}\n", record.at("index").get<std::size_t>(), params_text(record.at("params")),
+                    params_width,
+                    ok ? fmt::format("{}/{}", record.at("registers").get<int>(), nvcc.resources.registers) : "-",
+                    ok ? fmt::format("{}/{}", record.at("spill_stores").get<std::int64_t>(), nvcc.resources.spill_stores) : "-",
+                    ok ? (code_equal ? "identical" : "differs") : "nvcc failed: " + nvcc.error);
         }
+        if (!as_json)
+            std::cout << fmt::format("{}: {} of {} identical in machine code, {} of {} in registers\n\n", build.name,
+                                     identical, rebuilt.size(), same_registers, rebuilt.size());
+        report_builds.push_back({{"build", build.name},
+                                 {"nvcc_flags", build.flags},
+                                 {"checked", rebuilt.size()},
+                                 {"machine_code_identical", identical},
+                                 {"registers_identical", same_registers},
+                                 {"variants", rows}});
+        identical_in_last = identical;
     }
     if (as_json)
-        std::cout << json{{"results", results_path}, {"checked", variants.size()}, {"machine_code_identical", identical},
-                          {"registers_identical", same_registers}, {"variants", report}}.dump(2) << "\n";
-    else
-        std::cout << fmt::format("{} of {} variants identical in machine code, {} of {} in registers (nvcc: {})\n",
-                                 identical, variants.size(), same_registers, variants.size(), settings.nvcc.string());
-    return strict && identical != variants.size() ? exit_failed : exit_ok;
+        std::cout << json{{"results", results_path}, {"tuned_with", tuned.records.empty() ? json(nullptr) : tuned.records[0].at("compiler")},
+                          {"builds", report_builds}}.dump(2) << "\n";
+    return strict && identical_in_last != tuned.variants.size() ? exit_failed : exit_ok;
 }
 
 } // namespace autotune::cli

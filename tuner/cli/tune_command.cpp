@@ -16,6 +16,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace po = boost::program_options;
@@ -28,6 +29,7 @@ struct TuneOptions {
     std::string problem;
     std::string space = "default";
     std::string compiler = "nvrtc";
+    std::string nvcc_flags;
     std::string cache;
     std::string out = "results";
     unsigned jobs = 0;
@@ -45,11 +47,21 @@ po::options_description tune_options(TuneOptions& o)
         ("space", po::value(&o.space)->default_value("default"), "default: the spec's default space; full: all values")
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
         ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
+        ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
         ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
         ("json", po::bool_switch(&o.json), "print the results JSON instead of the table");
     return d;
+}
+
+std::vector<std::string> split_flags(const std::string& text)
+{
+    std::vector<std::string> flags;
+    std::istringstream words(text);
+    for (std::string word; words >> word;)
+        flags.push_back(word);
+    return flags;
 }
 
 SpaceSelection parse_space(const std::string& text)
@@ -79,6 +91,9 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     settings.compiler = parse_compiler(o.compiler);
     settings.jobs = o.jobs;
     settings.nvcc = default_nvcc();
+    if (!o.nvcc_flags.empty() && settings.compiler != CompilerKind::nvcc)
+        throw UsageError("--nvcc-flags applies to --compiler nvcc only");
+    settings.nvcc_flags = split_flags(o.nvcc_flags);
     settings.project_root = project_root();
     if (o.cache != "none")
         settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);

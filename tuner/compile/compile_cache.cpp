@@ -86,8 +86,9 @@ std::string compile_cache_key(const CompileRequest& request, CompilerKind compil
     for (const auto& [name, value] : request.definitions)
         key.add(name).add(std::to_string(value));
     key.add(std::to_string(request.maxrregcount));
-    for (const auto& option : request.extra_options)
-        key.add(option);
+    for (const auto* options : {&request.extra_options, &request.nvcc_only_options})
+        for (const auto& option : *options)
+            key.add(option);
     // Files by content and by their place relative to the kernel's file: the key is the
     // same for any checkout location, and changes when any included header does.
     const auto base = request.template_path.parent_path();

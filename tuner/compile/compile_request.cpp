@@ -86,6 +86,7 @@ std::vector<std::string> nvcc_options(const CompileRequest& request)
     if (request.maxrregcount > 0)
         options.push_back(fmt::format("-maxrregcount={}", request.maxrregcount));
     options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
+    options.insert(options.end(), request.nvcc_only_options.begin(), request.nvcc_only_options.end());
     return options;
 }
 

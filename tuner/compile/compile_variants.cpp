@@ -32,6 +32,14 @@ std::string compiler_version(const CompileSettings& settings)
     return settings.compiler == CompilerKind::nvrtc ? "nvrtc " + nvrtc_version() : nvcc_version(settings.nvcc);
 }
 
+// The request as the chosen compiler gets it: nvcc also gets the consumer's flags.
+CompileRequest for_compiler(CompileRequest request, const CompileSettings& settings)
+{
+    if (settings.compiler == CompilerKind::nvcc)
+        request.nvcc_only_options = settings.nvcc_flags;
+    return request;
+}
+
 CompileOutput run_compiler(const CompileRequest& request, const CompileSettings& settings)
 {
     return settings.compiler == CompilerKind::nvrtc ? compile_with_nvrtc(request)
@@ -78,7 +86,8 @@ CompiledVariant inspect(const CompileOutput& out, const CompileRequest& request,
 CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,
                                 const CompileSettings& settings)
 {
-    return inspect(run_compiler(request, settings), request, policy, settings, false);
+    const CompileRequest request_for_compiler = for_compiler(request, settings);
+    return inspect(run_compiler(request_for_compiler, settings), request_for_compiler, policy, settings, false);
 }
 
 std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
@@ -107,7 +116,7 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
     for (std::size_t i = 0; i < variants.size(); ++i) {
         results[i].variant = i;
         try {
-            CompileRequest request = make_compile_request(spec, problem, variants[i], arch);
+            CompileRequest request = for_compiler(make_compile_request(spec, problem, variants[i], arch), settings);
             std::string key = compile_cache_key(request, settings.compiler, version);
             auto [it, fresh] = job_of_key.emplace(key, jobs.size());
             if (fresh)

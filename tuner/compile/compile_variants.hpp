@@ -22,6 +22,7 @@ struct CompileSettings {
     unsigned jobs = 0;                              // 0: all cores
     std::optional<std::filesystem::path> cache_dir; // nullopt: no cache
     std::filesystem::path nvcc;                     // used when compiler == nvcc
+    std::vector<std::string> nvcc_flags;            // added to every nvcc compile (a consumer's flags)
     std::filesystem::path project_root;             // paths in records are relative to it
     // Called from worker threads, serialised, after each variant: (done, total).
     std::function<void(std::size_t, std::size_t)> progress;
@@ -34,6 +35,10 @@ struct CompileSettings {
 // One variant, no cache, no threads: the reference path tests compare shortcuts with.
 [[nodiscard]] CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,
                                               const CompileSettings& settings);
+
+// The flag that makes nvcc generate the code NVRTC does (docs/fidelity.md): cicc's
+// shared-memory pointers 64 bits wide, as NVRTC's always are.
+inline constexpr const char* nvcc_flag_matching_nvrtc = "-Xcicc=--sharedmem32=0";
 
 // The default toolkit nvcc: $AUTOTUNE_NVCC, else the one next to the NVRTC the build found.
 [[nodiscard]] std::filesystem::path default_nvcc();

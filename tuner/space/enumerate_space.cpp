@@ -3,6 +3,7 @@
 #include "spec/expression.hpp"
 #include "spec/spec_scope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
@@ -26,6 +27,20 @@ const char* const rule_dynamic_shared = "dynamic shared memory below zero";
 const std::vector<std::int64_t>& values_of(const TunableParameter& p, SpaceSelection selection)
 {
     return selection == SpaceSelection::full ? p.values : p.default_values;
+}
+
+// A variant's position in the full space's enumeration, whichever selection produced
+// it: the same variant has the same index in default and full runs.
+std::size_t full_space_index(const KernelSpec& spec, SpaceSelection selection, const std::vector<std::size_t>& digit)
+{
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+        const auto& p = spec.parameters[i];
+        const std::int64_t value = values_of(p, selection)[digit[i]];
+        const auto position = std::find(p.values.begin(), p.values.end(), value) - p.values.begin();
+        index = index * p.values.size() + static_cast<std::size_t>(position);
+    }
+    return index;
 }
 
 Dim3 evaluate_dims(const std::vector<Expression>& exprs)
@@ -117,7 +132,7 @@ Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelec
     const std::size_t n = spec.parameters.size();
     std::vector<std::size_t> digit(n, 0);
     std::vector<double> derived_values(derived.size());
-    for (std::size_t index = 0; index < space.combinations; ++index) {
+    for (std::size_t combination = 0; combination < space.combinations; ++combination) {
         for (std::size_t i = 0; i < n; ++i)
             scope.set(spec.parameters[i].name, static_cast<double>(values_of(spec.parameters[i], selection)[digit[i]]));
         for (std::size_t i = 0; i < derived.size(); ++i) {
@@ -135,7 +150,7 @@ Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelec
             // Only combinations that pass the spec's constraints become Variants: the
             // constraints guard the geometry (e.g. a grid of N / BN needs N % BN == 0).
             Variant v;
-            v.index = index;
+            v.index = full_space_index(spec, selection, digit);
             for (std::size_t i = 0; i < n; ++i)
                 v.parameters.emplace_back(spec.parameters[i].name, values_of(spec.parameters[i], selection)[digit[i]]);
             for (std::size_t i = 0; i < derived.size(); ++i)

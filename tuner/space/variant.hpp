@@ -32,7 +32,7 @@ struct RegisterPolicy {
 using NamedValues = std::vector<std::pair<std::string, std::int64_t>>;
 
 struct Variant {
-    std::size_t index = 0; // position in the enumeration of the whole cartesian space
+    std::size_t index = 0; // position in the full space's enumeration (same in default and full runs)
     NamedValues parameters; // spec order
     NamedValues derived;    // spec order; only integral derived values are kept
     RegisterPolicy register_policy;
