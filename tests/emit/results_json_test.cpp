@@ -95,6 +95,7 @@ TEST(CompileTable, ShowsParametersResourcesAndTheFirstErrorLine)
     EXPECT_THAT(table, HasSubstr("compile_error: gemm.cuh(3): error: identifier"));
     EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3); // header + 2 rows
     EXPECT_THAT(compile_summary(sample_run()), HasSubstr("1 compiled, 1 compile errors"));
+    EXPECT_THAT(compile_summary(sample_run()), HasSubstr("2 removed by constraint fits: X"));
 }
 
 } // namespace

@@ -100,10 +100,14 @@ std::string compile_summary(const CompileRun& run)
         ok += c.status == CompileStatus::ok;
         cached += c.cache_hit;
     }
+    std::string removed;
+    for (const auto& r : run.removals)
+        if (r.removed > 0)
+            removed += fmt::format("\n  {:>6} removed by {}", r.removed, r.rule);
     return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
-                       "{} from cache, {:.1f} s with {}",
+                       "{} from cache, {:.1f} s with {}{}",
                        run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler));
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed);
 }
 
 } // namespace autotune

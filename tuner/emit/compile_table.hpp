@@ -9,7 +9,8 @@ namespace autotune {
 
 [[nodiscard]] std::string compile_table(const CompileRun& run);
 
-// One line: how many compiled, failed, came from the cache, and how long it took.
+// How many compiled, failed, came from the cache, and how long it took; then one line
+// per rule that removed combinations from the space.
 [[nodiscard]] std::string compile_summary(const CompileRun& run);
 
 } // namespace autotune
