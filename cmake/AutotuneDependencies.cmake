@@ -12,7 +12,9 @@ if(NOT CUDAToolkit_FOUND OR NOT TARGET CUDA::nvrtc)
   if(NOT _where)
     set(_where "PATH (nvcc), /usr/local/cuda")
   endif()
-  message(FATAL_ERROR "autotune: CUDA Toolkit with NVRTC not found (looked in CUDAToolkit_ROOT=${_where}); install it or pass -DCUDAToolkit_ROOT=/path/to/cuda")
+  # NOTICE prints the line as it is; FATAL_ERROR would re-wrap it over several.
+  message(NOTICE "autotune: CUDA Toolkit with NVRTC not found (looked in CUDAToolkit_ROOT=${_where}); install it or pass -DCUDAToolkit_ROOT=/path/to/cuda")
+  message(FATAL_ERROR "CUDA Toolkit not found")
 endif()
 
 macro(autotune_require package)

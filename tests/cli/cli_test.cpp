@@ -207,3 +207,31 @@ TEST_F(Cli, HelpIsAvailableForEveryCommand)
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(Cli, TwoConcurrentRunsShareTheCacheSafely)
+{
+    // Both start cold on one cache directory and race on the same entries.
+    const std::string run = fmt::format("AUTOTUNE_CACHE_DIR={} {} copy --arch sm_86 --compile-only --json --out ",
+                                        (dir.path() / "cache").string(), test::autotune_binary().string());
+    const auto both = test::run_command(fmt::format(
+        "({0}{1}/a > {1}/a.json; echo $? > {1}/a.rc) & ({0}{1}/b > {1}/b.json; echo $? > {1}/b.rc) & wait", run,
+        dir.path().string()));
+    ASSERT_EQ(both.exit_code, 0) << both.err;
+    EXPECT_EQ(test::read_file(dir.path() / "a.rc"), "0\n");
+    EXPECT_EQ(test::read_file(dir.path() / "b.rc"), "0\n");
+    const json a = json::parse(test::read_file(dir.path() / "a.json"));
+    const json b = json::parse(test::read_file(dir.path() / "b.json"));
+    ASSERT_EQ(a.at("variants").size(), b.at("variants").size());
+    for (std::size_t i = 0; i < a.at("variants").size(); ++i)
+        EXPECT_EQ(a.at("variants").at(i).at("sass_sha256"), b.at("variants").at(i).at("sass_sha256"));
+    const auto third = autotune("copy --arch sm_86 --compile-only --json --out " + out_dir());
+    ASSERT_EQ(third.exit_code, 0) << third.err;
+    for (const auto& v : json::parse(third.out).at("variants")) {
+        EXPECT_TRUE(v.at("cache_hit").get<bool>());
+        EXPECT_EQ(v.at("status"), "ok");
+    }
+}
+
+} // namespace

@@ -44,6 +44,26 @@ TEST(CompileCache, ASecondRunCompilesNothingAndGivesIdenticalResults)
     EXPECT_EQ(compiled_first, 3u * 2);
 }
 
+TEST(CompileCache, VariantsSharingACompileGetTheCodeOfTheirOwnFullCompile)
+{
+    // The two shortcuts of the compile stage — identical requests share one compile, and
+    // the cache — must give each variant exactly what its own full compile gives.
+    autotune::test::TempDir cache;
+    CopyRun copy;
+    CompileSettings settings;
+    settings.cache_dir = cache.path();
+    const auto batch = compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_90"), settings);
+    for (std::size_t i = 0; i < copy.space.variants.size(); i += 5) {
+        const Variant& v = copy.space.variants[i];
+        const CompiledVariant own = compile_variant(make_compile_request(copy.spec, copy.problem, v, parse_arch("sm_90")),
+                                                    v.register_policy, CompileSettings{});
+        EXPECT_EQ(batch[i].sass_sha256, own.sass_sha256) << v.key();
+        EXPECT_EQ(batch[i].resources.registers, own.resources.registers) << v.key();
+        EXPECT_EQ(batch[i].resources.spill_stores, own.resources.spill_stores) << v.key();
+        EXPECT_EQ(batch[i].lowered_name, own.lowered_name) << v.key();
+    }
+}
+
 TEST(CompileCache, ACachedResultEqualsAFreshCompile)
 {
     autotune::test::TempDir cache;
