@@ -78,7 +78,26 @@ void CompileCache::store(const std::string& key, const CompileOutput& output) co
     write_file_atomically(entry_path(key, ".json"), meta.dump(1));
 }
 
+std::string source_files_digest(const std::filesystem::path& main_file,
+                                const std::vector<std::filesystem::path>& include_dirs)
+{
+    // By content and by place relative to the kernel's file: the digest is the same for
+    // any checkout location, and changes when any included header does.
+    Sha256 digest;
+    const auto base = main_file.parent_path();
+    for (const auto& file : collect_source_files(main_file, include_dirs))
+        digest.add(file.path.lexically_relative(base).string()).add(file.content);
+    return digest.hex();
+}
+
 std::string compile_cache_key(const CompileRequest& request, CompilerKind compiler, const std::string& compiler_version)
+{
+    return compile_cache_key(request, compiler, compiler_version,
+                             source_files_digest(request.template_path, request.include_dirs));
+}
+
+std::string compile_cache_key(const CompileRequest& request, CompilerKind compiler, const std::string& compiler_version,
+                              const std::string& files_digest)
 {
     Sha256 key;
     key.add(cache_format).add(to_string(compiler)).add(compiler_version).add(request.arch.name());
@@ -89,11 +108,7 @@ std::string compile_cache_key(const CompileRequest& request, CompilerKind compil
     for (const auto* options : {&request.extra_options, &request.nvcc_only_options})
         for (const auto& option : *options)
             key.add(option);
-    // Files by content and by their place relative to the kernel's file: the key is the
-    // same for any checkout location, and changes when any included header does.
-    const auto base = request.template_path.parent_path();
-    for (const auto& file : collect_source_files(request.template_path, request.include_dirs))
-        key.add(file.path.lexically_relative(base).string()).add(file.content);
+    key.add(files_digest);
     return key.hex();
 }
 

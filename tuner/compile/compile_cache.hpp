@@ -30,6 +30,13 @@ private:
 // `compiler_version` distinguishes toolkits: NVRTC's version, or nvcc's release line.
 [[nodiscard]] std::string compile_cache_key(const CompileRequest& request, CompilerKind compiler,
                                             const std::string& compiler_version);
+// The same key with the files' digest (source_files_digest) computed once by the caller:
+// every variant of a spec reads the same files.
+[[nodiscard]] std::string compile_cache_key(const CompileRequest& request, CompilerKind compiler,
+                                            const std::string& compiler_version, const std::string& files_digest);
+// The kernel's file and every header it includes, by content and relative place.
+[[nodiscard]] std::string source_files_digest(const std::filesystem::path& main_file,
+                                              const std::vector<std::filesystem::path>& include_dirs);
 
 // $AUTOTUNE_CACHE_DIR, else $XDG_CACHE_HOME/autotune, else ~/.cache/autotune.
 [[nodiscard]] std::filesystem::path default_cache_dir();

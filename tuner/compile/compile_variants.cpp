@@ -113,11 +113,18 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
     };
     std::vector<Job> jobs;
     std::map<std::string, std::size_t> job_of_key;
+    std::map<std::string, std::string> digest_of_files; // every variant of a spec reads the same files
     for (std::size_t i = 0; i < variants.size(); ++i) {
         results[i].variant = i;
         try {
             CompileRequest request = for_compiler(make_compile_request(spec, problem, variants[i], arch), settings);
-            std::string key = compile_cache_key(request, settings.compiler, version);
+            std::string files = request.template_path.string();
+            for (const auto& dir : request.include_dirs)
+                files.append("\n").append(dir.string());
+            auto digest = digest_of_files.find(files);
+            if (digest == digest_of_files.end())
+                digest = digest_of_files.emplace(files, source_files_digest(request.template_path, request.include_dirs)).first;
+            std::string key = compile_cache_key(request, settings.compiler, version, digest->second);
             auto [it, fresh] = job_of_key.emplace(key, jobs.size());
             if (fresh)
                 jobs.push_back({std::move(request), std::move(key), {}, std::nullopt, false});
