@@ -1,5 +1,7 @@
 // The autotune program as users run it: exit codes, one-line errors naming the bad
 // input, nothing written on bad input, and the compile-only main job on a small kernel.
+#include "arch/arch_spec.hpp"
+#include "arch/device_spec.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
@@ -232,6 +234,80 @@ TEST_F(Cli, TwoConcurrentRunsShareTheCacheSafely)
         EXPECT_TRUE(v.at("cache_hit").get<bool>());
         EXPECT_EQ(v.at("status"), "ok");
     }
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(Cli, OccupancyCalculatorPrintsTheSeedsExample)
+{
+    const auto r = autotune("occupancy --arch sm_70 --threads 320 --regs 37 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json o = json::parse(r.out);
+    EXPECT_EQ(o.at("blocks_per_sm"), 4);
+    EXPECT_EQ(o.at("active_warps"), 40);
+    EXPECT_EQ(o.at("max_warps"), 64);
+    EXPECT_DOUBLE_EQ(o.at("fraction").get<double>(), 0.625);
+    EXPECT_EQ(o.at("limiter"), "registers");
+    ASSERT_EQ(o.at("by_block_size").size(), 32u); // 32, 64, ..., 1024
+    EXPECT_EQ(o.at("by_block_size").at(3).at("threads"), 128);
+    EXPECT_EQ(o.at("by_block_size").at(3).at("blocks_per_sm"), 12);
+
+    const auto text = autotune("occupancy --arch sm_100 --threads 768 --regs 16");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("blocks per SM  2"));
+    EXPECT_THAT(text.out, HasSubstr("occupancy      75.0%"));
+    EXPECT_THAT(text.out, HasSubstr("limited by     warps"));
+}
+
+TEST_F(Cli, OccupancyBadInputIsOneLineAndExitTwo)
+{
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"occupancy --arch sm_90 --threads 0 --regs 32", "--threads 0"},
+        {"occupancy --arch sm_90 --threads 2000 --regs 32", "--threads 2000"},
+        {"occupancy --arch sm_90 --threads 128 --regs 300", "--regs 300"},
+        {"occupancy --arch sm_12 --threads 128 --regs 32", "sm_12"},
+        {"occupancy --arch sm_95 --threads 128 --regs 32", "95"},
+        {"occupancy --arch sm_90 --regs 32", "--threads"},
+        {"occupancy --arch sm_90 --threads 1024 --regs 128", "no block fits"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const auto r = autotune(arguments);
+        EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.out;
+        EXPECT_THAT(r.err, HasSubstr(expected)) << arguments;
+        EXPECT_EQ(lines(r.err), 1u) << arguments << "\n" << r.err;
+    }
+}
+
+TEST_F(Cli, ArchsPrintsBothTables)
+{
+    const auto r = autotune("archs --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json tables = json::parse(r.out);
+    EXPECT_EQ(tables.at("archs").size(), arch_table().size());
+    EXPECT_EQ(tables.at("devices").size(), device_table().size());
+    const auto text = autotune("archs");
+    EXPECT_THAT(text.out, HasSubstr("sm_90"));
+    EXPECT_THAT(text.out, HasSubstr("h200-sxm"));
+}
+
+TEST_F(Cli, CompileOnlyResultsCarryOccupancy)
+{
+    const auto r = autotune("copy --arch sm_90 --compile-only --json --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    for (const auto& v : results.at("variants")) {
+        const json& o = v.at("occupancy");
+        ASSERT_TRUE(o.is_object()) << v.at("index");
+        for (const char* field : {"blocks_per_sm", "active_warps", "fraction", "limiter"})
+            EXPECT_TRUE(o.contains(field)) << field;
+        const int threads = v.at("block").at(0).get<int>();
+        EXPECT_EQ(o.at("active_warps").get<int>(), o.at("blocks_per_sm").get<int>() * threads / 32);
+    }
+    const auto table = autotune("copy --arch sm_90 --compile-only --out " + out_dir());
+    EXPECT_THAT(table.out, HasSubstr("blk/SM"));
+    EXPECT_THAT(table.out, HasSubstr("limit"));
 }
 
 } // namespace

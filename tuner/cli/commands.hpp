@@ -13,5 +13,7 @@ int tune_builtin_command(const std::string& kernel, const Arguments& args); // a
 int run_spec_command(const Arguments& args);                                 // autotune run SPEC ...
 int list_command(const Arguments& args);                                     // autotune list
 int fidelity_command(const Arguments& args);                                 // autotune fidelity RESULTS
+int occupancy_command(const Arguments& args);                                // autotune occupancy
+int archs_command(const Arguments& args);                                    // autotune archs
 
 } // namespace autotune::cli

@@ -22,6 +22,9 @@ Tune a kernel:
 
 Inspect:
   autotune list [--json]                           built-in kernels, parameters, space sizes
+  autotune archs [--json]                          architecture and device tables
+  autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]
+                                                   what-if occupancy calculator
   autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
 
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
@@ -44,6 +47,8 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "list") return list_command(rest);
     if (command == "run") return run_spec_command(rest);
     if (command == "fidelity") return fidelity_command(rest);
+    if (command == "occupancy") return occupancy_command(rest);
+    if (command == "archs") return archs_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "
                          "(autotune --help)");

@@ -1,5 +1,6 @@
 // autotune <kernel> / autotune run SPEC: the main job. Spec → space → compile, then
 // (until the measure stage exists) a compile-only result that says nothing was measured.
+#include "arch/arch_spec.hpp"
 #include "arch/arch_target.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
@@ -8,6 +9,7 @@
 #include "compile/compile_variants.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
+#include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "util/project_paths.hpp"
@@ -84,6 +86,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
 {
     // Validate every input before any work, so bad input never leaves partial output.
     const ArchTarget arch = require_compilable_arch(o.arch);
+    const ArchSpec& arch_spec = find_arch_spec(arch.number());
     const SpaceSelection selection = parse_space(o.space);
     const Problem problem =
         resolve_problem(spec, o.problem.empty() ? decltype(parse_problem_assignments("")){} : parse_problem_assignments(o.problem));
@@ -99,7 +102,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
 
     const Space space = enumerate_space(spec, problem, selection);
-    CompileRun run;
+    TuningRun run;
     run.kernel = spec.name;
     run.spec_path = portable_path(spec.spec_path, settings.project_root);
     run.arch = arch.name();
@@ -118,6 +121,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     run.compiled = compile_variants(spec, problem, run.variants, arch, settings);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.finish();
+    run.predictions = predict_variants(arch_spec, run.variants, run.compiled);
 
     const auto path = write_results(run, o.out);
     if (o.json) {

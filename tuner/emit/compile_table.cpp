@@ -26,24 +26,31 @@ std::string cap_cell(const ResourceUsage& r)
     return cell;
 }
 
-std::string status_cell(const CompiledVariant& c)
+std::string status_cell(const CompiledVariant& c, const PredictionOutcome& predicted)
 {
-    if (c.status == CompileStatus::ok)
-        return c.resources.min_blocks_ignored ? "ok, min blocks ignored" : "ok";
+    if (c.status == CompileStatus::ok) {
+        if (!predicted.error.empty())
+            return "ok, cannot run: " + predicted.error;
+        if (c.resources.min_blocks_ignored)
+            return "ok, min blocks ignored";
+        if (predicted.prediction && !predicted.prediction->flags.empty())
+            return "ok, flagged";
+        return "ok";
+    }
     std::string error = c.error.size() > 70 ? c.error.substr(0, 67) + "..." : c.error;
     return "compile_error: " + error;
 }
 
 } // namespace
 
-std::string compile_table(const CompileRun& run)
+std::string compile_table(const TuningRun& run)
 {
     std::vector<Column> columns;
     columns.push_back({"#", {}});
     if (!run.variants.empty())
         for (const auto& [name, value] : run.variants.front().parameters)
             columns.push_back({name, {}});
-    for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap"})
+    for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap", "blk/SM", "occ", "limit"})
         columns.push_back({title, {}});
     columns.push_back({"status", {}, true});
 
@@ -62,7 +69,12 @@ std::string compile_table(const CompileRun& run)
         columns[col++].cells.push_back(ok ? std::to_string(r.stack_frame) : "-");
         columns[col++].cells.push_back(ok ? std::to_string(r.shared_static) : "-");
         columns[col++].cells.push_back(ok ? cap_cell(r) : "-");
-        columns[col++].cells.push_back(status_cell(c));
+        const auto* p = i < run.predictions.size() && run.predictions[i].prediction ? &*run.predictions[i].prediction
+                                                                                      : nullptr;
+        columns[col++].cells.push_back(p ? std::to_string(p->occupancy.blocks_per_sm) : "-");
+        columns[col++].cells.push_back(p ? fmt::format("{:.0f}%", 100 * p->occupancy.fraction) : "-");
+        columns[col++].cells.push_back(p ? to_string(p->occupancy.limiter) : "-");
+        columns[col++].cells.push_back(status_cell(c, i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
     }
 
     std::vector<std::size_t> widths;
@@ -93,7 +105,7 @@ std::string compile_table(const CompileRun& run)
     return out;
 }
 
-std::string compile_summary(const CompileRun& run)
+std::string compile_summary(const TuningRun& run)
 {
     std::size_t ok = 0, cached = 0;
     for (const auto& c : run.compiled) {

@@ -2,6 +2,8 @@
 
 #include "util/atomic_file.hpp"
 
+#include <climits>
+
 namespace autotune {
 namespace {
 
@@ -21,7 +23,35 @@ json optional_value(const std::optional<T>& value)
     return value ? json(*value) : json(nullptr);
 }
 
-json variant_json(const Variant& variant, const CompiledVariant& compiled)
+json limit_json(int blocks)
+{
+    return blocks == INT_MAX ? json(nullptr) : json(blocks); // INT_MAX: the resource is unused
+}
+
+json occupancy_json(const Occupancy& o)
+{
+    json limiters = json::array();
+    for (auto l : o.limiters)
+        limiters.push_back(to_string(l));
+    return json{
+        {"blocks_per_sm", o.blocks_per_sm},
+        {"active_warps", o.active_warps},
+        {"max_warps", o.max_warps},
+        {"fraction", o.fraction},
+        {"limiter", to_string(o.limiter)},
+        {"limiters", limiters},
+        {"blocks_by",
+         {{"warps", limit_json(o.blocks_by_warps)},
+          {"blocks", limit_json(o.blocks_by_blocks)},
+          {"registers", limit_json(o.blocks_by_registers)},
+          {"shared_memory", limit_json(o.blocks_by_shared_memory)},
+          {"barriers", limit_json(o.blocks_by_barriers)}}},
+        {"registers_to_lose_a_block", optional_value(o.registers_to_lose_a_block)},
+        {"registers_to_gain_a_block", optional_value(o.registers_to_gain_a_block)},
+    };
+}
+
+json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted)
 {
     const bool ok = compiled.status == CompileStatus::ok;
     const ResourceUsage& r = compiled.resources;
@@ -61,14 +91,24 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled)
         {"sass_sha256", when_ok(compiled.sass_sha256)},
         {"cache_hit", compiled.cache_hit},
         {"compile_seconds", compiled.compile_seconds},
+        {"occupancy", predicted.prediction ? occupancy_json(predicted.prediction->occupancy) : json(nullptr)},
+        {"launch_bound_cap", nullptr},
+        {"flags", predicted.prediction ? json(predicted.prediction->flags) : json::array()},
+        {"prediction_error", predicted.error.empty() ? json(nullptr) : json(predicted.error)},
         {"measurement", nullptr},
     };
+    if (predicted.prediction && predicted.prediction->launch_bound) {
+        const LaunchBoundCap& cap = *predicted.prediction->launch_bound;
+        v["launch_bound_cap"] = {{"computed", cap.register_cap},
+                                 {"ptxas", r.register_cap},
+                                 {"min_blocks_resident", cap.min_blocks_resident}};
+    }
     return v;
 }
 
 } // namespace
 
-json results_json(const CompileRun& run)
+json results_json(const TuningRun& run)
 {
     json removals = json::array();
     for (const auto& r : run.removals)
@@ -78,7 +118,8 @@ json results_json(const CompileRun& run)
         problem[name] = value;
     json variants = json::array();
     for (std::size_t i = 0; i < run.variants.size(); ++i)
-        variants.push_back(variant_json(run.variants[i], run.compiled[i]));
+        variants.push_back(variant_json(run.variants[i], run.compiled[i],
+                                        i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
     return json{
         {"kernel", run.kernel},
         {"spec", run.spec_path},
@@ -98,7 +139,7 @@ json results_json(const CompileRun& run)
     };
 }
 
-std::filesystem::path write_results(const CompileRun& run, const std::filesystem::path& out_dir)
+std::filesystem::path write_results(const TuningRun& run, const std::filesystem::path& out_dir)
 {
     const auto path = out_dir / run.arch / (run.kernel + ".json");
     write_file_atomically(path, results_json(run).dump(2) + "\n");

@@ -1,18 +1,20 @@
-// CompileRun: everything one `autotune <kernel> --arch sm_XX` run produced up to the
-// compile stage, as plain data for the emitters.
+// TuningRun: everything one `autotune <kernel> --arch sm_XX` run produced, stage by
+// stage, as plain data for the emitters.
 #pragma once
 
 #include "compile/compiled_variant.hpp"
+#include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace autotune {
 
-struct CompileRun {
+struct TuningRun {
     std::string kernel;
     std::string spec_path;       // relative to the project where possible
     std::string arch;            // "sm_90"
@@ -24,6 +26,7 @@ struct CompileRun {
     std::vector<RuleRemoval> removals;
     std::vector<Variant> variants;          // the valid ones, in enumeration order
     std::vector<CompiledVariant> compiled;  // compiled[i] belongs to variants[i]
+    std::vector<PredictionOutcome> predictions; // predictions[i] belongs to variants[i]
     double seconds = 0;                     // wall time of the compile stage
 };
 

@@ -1,0 +1,36 @@
+// DeviceSpec: a named GPU's datasheet ceilings, the roofline's defaults when no
+// ceilings have been measured. One table (device_table.cpp), each entry with its source.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+struct DeviceSpec {
+    std::string key;                 // command-line name: "h200-sxm"
+    std::string name;                // "NVIDIA H200 SXM 141GB"
+    int compute_capability = 0;      // 90
+    int sms = 0;
+    int boost_clock_mhz = 0;
+    double memory_bandwidth_gbs = 0; // GB/s (10^9 bytes per second), peak
+    std::int64_t l2_bytes = 0;
+    double fp32_tflops = 0;                          // SIMT FMA, peak at boost clock
+    std::optional<double> fp16_tensor_tflops;        // dense (no sparsity), FP32 accumulate where it differs
+    std::optional<double> bf16_tensor_tflops;        // dense
+    std::optional<double> int8_tensor_tops;          // dense
+    bool default_for_arch = false;   // the device used for its arch when none is named
+    std::string source;              // datasheet or whitepaper, with the table it comes from
+};
+
+[[nodiscard]] const std::vector<DeviceSpec>& device_table();
+
+// The default device of an architecture; nullptr when the table has none for it.
+[[nodiscard]] const DeviceSpec* default_device_for(int compute_capability);
+
+// By key ("h200-sxm"); throws ArchError naming it and listing the known keys.
+[[nodiscard]] const DeviceSpec& find_device_spec(const std::string& key);
+
+} // namespace autotune
