@@ -1,0 +1,171 @@
+#include "arch/device_spec.hpp"
+#include "arch/arch_target.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace autotune {
+namespace {
+
+constexpr std::int64_t MiB = 1024 * 1024;
+
+// Datasheets print tensor throughput as "dense | sparse" or only the sparse figure with a
+// footnote ("* With sparsity"); every tensor number here is the dense one. GeForce parts run
+// FP16 with FP32 accumulate at half their FP16-accumulate rate, so their fp16 figure is the
+// FP32-accumulate row (what a mixed-precision GEMM gets). Ordered by compute capability.
+std::vector<DeviceSpec> build_table()
+{
+    return {
+        {.key = "a100-sxm-80gb",
+         .name = "NVIDIA A100 SXM4 80GB",
+         .compute_capability = 80,
+         .sms = 108,
+         .boost_clock_mhz = 1410,
+         .memory_bandwidth_gbs = 2039,
+         .l2_bytes = 40 * MiB, // "40 MB"; the driver reports 41,943,040 bytes
+         .fp32_tflops = 19.5,
+         .fp16_tensor_tflops = 312,
+         .bf16_tensor_tflops = 312,
+         .int8_tensor_tops = 624,
+         .default_for_arch = true,
+         .source = "NVIDIA A100 Tensor Core GPU datasheet, A100 80GB SXM column: FP32 19.5 TFLOPS, FP16 and "
+                   "BFLOAT16 Tensor Core 312 | 624* TFLOPS, INT8 Tensor Core 624 | 1248* TOPS (* = with "
+                   "sparsity; the dense first figure is used), GPU memory bandwidth 2,039 GB/s. 108 SMs, 1410 MHz "
+                   "boost clock and 40 MB L2 from the NVIDIA A100 Tensor Core GPU Architecture whitepaper, table "
+                   "comparing P100, V100 and A100 (dense/sparse pairs 312/624, 624/1248)."},
+        {.key = "l40s",
+         .name = "NVIDIA L40S 48GB",
+         .compute_capability = 89,
+         .sms = 142,
+         .boost_clock_mhz = 2520,
+         .memory_bandwidth_gbs = 864,
+         .l2_bytes = 96 * MiB,
+         .fp32_tflops = 91.6,
+         .fp16_tensor_tflops = 362.05,
+         .bf16_tensor_tflops = 362.05,
+         .int8_tensor_tops = 733,
+         .default_for_arch = true,
+         .source = "NVIDIA L40S datasheet: FP32 91.6 TFLOPS, BFLOAT16 and FP16 Tensor Core 362.05 | 733* TFLOPS, "
+                   "Peak INT8 Tensor 733 | 1,466* TOPS (* = with sparsity; the dense first figure is used; a data "
+                   "center part, FP16 with FP32 accumulate at full rate), memory bandwidth 864 GB/s, 18,176 CUDA "
+                   "cores = 142 SMs. Boost clock 2520 MHz from the L40S product specifications (142 x 128 x 2 x "
+                   "2.52 GHz = 91.6 TFLOPS). The datasheet gives no L2 size: 96 MiB is the L40's, the same AD102 "
+                   "configuration with 142 SMs."},
+        {.key = "rtx-4090",
+         .name = "NVIDIA GeForce RTX 4090",
+         .compute_capability = 89,
+         .sms = 128,
+         .boost_clock_mhz = 2520,
+         .memory_bandwidth_gbs = 1008,
+         .l2_bytes = 72 * MiB, // 73,728 KB
+         .fp32_tflops = 82.6,
+         .fp16_tensor_tflops = 165.2,
+         .bf16_tensor_tflops = 165.2,
+         .int8_tensor_tops = 660.6,
+         .source = "NVIDIA Ada GPU Architecture whitepaper, Appendix A \"GeForce RTX 4090 Full Specifications\": "
+                   "128 SMs, 2520 MHz boost clock, 1008 GB/s, 73,728 KB L2, Peak FP32 82.6 TFLOPS; tensor rows are "
+                   "dense/sparse pairs (footnote: the second uses the Sparsity feature), the dense first figure is "
+                   "used: FP16 is \"Peak FP16 Tensor TFLOPS with FP32 Accumulate\" 165.2/330.4 (330.3 with FP16 "
+                   "accumulate), \"Peak BF16 Tensor TFLOPS with FP32 Accumulate\" 165.2/330.4, \"Peak INT8 Tensor "
+                   "TOPS\" 660.6/1321.2."},
+        {.key = "h100-sxm",
+         .name = "NVIDIA H100 SXM5 80GB",
+         .compute_capability = 90,
+         .sms = 132,
+         .boost_clock_mhz = 1980,
+         .memory_bandwidth_gbs = 3350,
+         .l2_bytes = 50 * MiB, // "50 MB"; the driver reports 52,428,800 bytes
+         .fp32_tflops = 66.9,
+         .fp16_tensor_tflops = 989.4,
+         .bf16_tensor_tflops = 989.4,
+         .int8_tensor_tops = 1978.9,
+         .default_for_arch = true,
+         .source = "NVIDIA H100 Tensor Core GPU Architecture whitepaper v1.04, Table 3 \"Comparison of NVIDIA "
+                   "A100 and H100 Data Center GPUs\", H100 SXM5 column: 132 SMs, 50 MB L2, Peak FP32 66.9 TFLOPS, "
+                   "dense/sparse pairs 989.4/1978.9 (FP16 and BF16 with FP32 accumulate) and 1978.9/3957.8 (INT8), "
+                   "the dense first figure is used. Memory bandwidth 3.35 TB/s from the NVIDIA H100 datasheet, H100 "
+                   "SXM column (which prints only the sparse tensor figures, 1,979* and 3,958*, * = with sparsity). "
+                   "1980 MHz is the clock the FP32 figure implies (132 x 128 x 2 x 1.98 GHz); the tensor figures "
+                   "imply about 1830 MHz (132 x 4096 flop/clock)."},
+        {.key = "h200-sxm",
+         .name = "NVIDIA H200 SXM 141GB",
+         .compute_capability = 90,
+         .sms = 132,
+         .boost_clock_mhz = 1980,
+         .memory_bandwidth_gbs = 4800,
+         .l2_bytes = 50 * MiB,
+         .fp32_tflops = 67,
+         .fp16_tensor_tflops = 989.5,
+         .bf16_tensor_tflops = 989.5,
+         .int8_tensor_tops = 1979,
+         .source = "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column: FP32 67 TFLOPS, BFLOAT16 and FP16 "
+                   "Tensor Core 1,979* TFLOPS and INT8 Tensor Core 3,958* TOPS (* = with sparsity, halved here to "
+                   "dense), GPU memory bandwidth 4.8 TB/s. The same GH100 configuration as the H100 SXM: 132 SMs, "
+                   "50 MB L2, 1980 MHz (H100 architecture whitepaper)."},
+        {.key = "b200",
+         .name = "NVIDIA B200 (HGX B200, 180GB)",
+         .compute_capability = 100,
+         .sms = 148,
+         .boost_clock_mhz = 1965,
+         .memory_bandwidth_gbs = 8000,
+         .l2_bytes = 132644864,
+         .fp32_tflops = 75,
+         .fp16_tensor_tflops = 2250,
+         .bf16_tensor_tflops = 2250,
+         .int8_tensor_tops = 4500,
+         .default_for_arch = true,
+         .source = "NVIDIA HGX platform specifications, HGX B200 column (8-GPU totals): FP32 600 TFLOPS, FP16/BF16 "
+                   "Tensor Core 36 PFLOPS and INT8 Tensor Core 72 POPS carry the footnote \"Sparse specification\", "
+                   "so per GPU dense = total / 8 / 2; memory bandwidth from the DGX B200 page, 64 TB/s over 8 GPUs. "
+                   "NVIDIA publishes no SM count, boost clock or L2 size for B200: 148 SMs, the 1965 MHz maximum SM "
+                   "clock and the 132,644,864-byte L2 are what cudaGetDeviceProperties and nvidia-smi report on a "
+                   "B200 (148 x 128 x 2 x 1.965 GHz = 74.4 TFLOPS). B200s in GB200 systems are rated higher (the "
+                   "seeds' rough 80 TFLOPS FP32)."},
+        {.key = "rtx-5090",
+         .name = "NVIDIA GeForce RTX 5090",
+         .compute_capability = 120,
+         .sms = 170,
+         .boost_clock_mhz = 2407,
+         .memory_bandwidth_gbs = 1792,
+         .l2_bytes = 96 * MiB,
+         .fp32_tflops = 104.8,
+         .fp16_tensor_tflops = 209.5,
+         .bf16_tensor_tflops = 209.5,
+         .int8_tensor_tops = 838,
+         .default_for_arch = true,
+         .source = "NVIDIA RTX Blackwell GPU Architecture whitepaper, Table 3, GeForce RTX 5090 column: 170 SMs, "
+                   "2407 MHz boost clock, 1792 GB/s, Peak FP32 104.8 TFLOPS; tensor rows are dense/sparse pairs, "
+                   "the dense first figure is used: FP16 is the FP32-accumulate row, 209.5/419 (419 with FP16 "
+                   "accumulate), BF16 with FP32 accumulate 209.5/419, INT8 838/1676 (INT8 as quoted from that table "
+                   "by third parties, not read in the whitepaper here). L2 96 MB as the driver reports it."},
+    };
+}
+
+} // namespace
+
+const std::vector<DeviceSpec>& device_table()
+{
+    static const std::vector<DeviceSpec> table = build_table();
+    return table;
+}
+
+const DeviceSpec* default_device_for(int compute_capability)
+{
+    for (const auto& device : device_table())
+        if (device.compute_capability == compute_capability && device.default_for_arch)
+            return &device;
+    return nullptr;
+}
+
+const DeviceSpec& find_device_spec(const std::string& key)
+{
+    for (const auto& device : device_table())
+        if (device.key == key)
+            return device;
+    std::vector<std::string> keys;
+    for (const auto& device : device_table())
+        keys.push_back(device.key);
+    throw ArchError(fmt::format("unknown device '{}'; known devices: {}", key, fmt::join(keys, ", ")));
+}
+
+} // namespace autotune
