@@ -47,6 +47,8 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
         {"copy --arch sm_90 --space huge", "--space 'huge'"},
         {"copy --arch sm_90 --compiler clang", "--compiler 'clang'"},
         {"copy --arch sm_90 --nvcc-flags=-G", "--nvcc-flags applies to --compiler nvcc only"},
+        {"copy --arch sm_90 --device nope", "unknown device 'nope'"},
+        {"copy --arch sm_90 --device a100-sxm-80gb", "--device a100-sxm-80gb is sm_80, not sm_90"},
         {"copy", "--arch"},
         {"copy --arch sm_90 --frobnicate", "frobnicate"},
         {"run " + (dir.path() / "missing.toml").string() + " --arch sm_90", "spec file not found"},
@@ -305,9 +307,14 @@ TEST_F(Cli, CompileOnlyResultsCarryOccupancy)
         const int threads = v.at("block").at(0).get<int>();
         EXPECT_EQ(o.at("active_warps").get<int>(), o.at("blocks_per_sm").get<int>() * threads / 32);
     }
-    const auto table = autotune("copy --arch sm_90 --compile-only --out " + out_dir());
+    EXPECT_EQ(results.at("roofline_device").at("key"), "h100-sxm");
+    EXPECT_EQ(results.at("roofline_device").at("chosen_by"), "default for sm_90");
+    const auto table = autotune("copy --arch sm_90 --compile-only --device h200-sxm --out " + out_dir());
     EXPECT_THAT(table.out, HasSubstr("blk/SM"));
     EXPECT_THAT(table.out, HasSubstr("limit"));
+    EXPECT_THAT(table.out, HasSubstr("device model: h200-sxm"));
+    const auto none = autotune("copy --arch sm_86 --compile-only --out " + out_dir());
+    EXPECT_THAT(none.out, HasSubstr("device model: none known for sm_86"));
 }
 
 } // namespace

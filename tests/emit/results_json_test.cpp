@@ -1,4 +1,4 @@
-// The results file and the table, from a hand-built CompileRun.
+// The results file and the table, from a hand-built TuningRun.
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
 
@@ -12,9 +12,9 @@ using ::testing::HasSubstr;
 
 namespace {
 
-CompileRun sample_run()
+TuningRun sample_run()
 {
-    CompileRun run;
+    TuningRun run;
     run.kernel = "gemm";
     run.spec_path = "kernels/gemm.toml";
     run.arch = "sm_90";

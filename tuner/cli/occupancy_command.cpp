@@ -32,10 +32,10 @@ std::string headroom_text(const Occupancy& o)
 {
     const auto registers = [](int n) { return fmt::format("{} register{}", n, n == 1 ? "" : "s"); };
     const std::string lose = o.registers_to_lose_a_block
-                                 ? fmt::format("{} more per thread lose a block", registers(*o.registers_to_lose_a_block))
+                                 ? fmt::format("adding {} per thread loses a block", registers(*o.registers_to_lose_a_block))
                                  : "no register count up to the maximum loses a block";
     const std::string gain = o.registers_to_gain_a_block
-                                 ? fmt::format("{} fewer gain one", registers(*o.registers_to_gain_a_block))
+                                 ? fmt::format("removing {} gains one", registers(*o.registers_to_gain_a_block))
                                  : "cutting registers cannot gain one";
     return lose + "; " + gain;
 }

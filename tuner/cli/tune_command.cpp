@@ -1,6 +1,7 @@
 // autotune <kernel> / autotune run SPEC: the main job. Spec → space → compile, then
 // (until the measure stage exists) a compile-only result that says nothing was measured.
 #include "arch/arch_spec.hpp"
+#include "arch/device_spec.hpp"
 #include "arch/arch_target.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
@@ -32,6 +33,7 @@ struct TuneOptions {
     std::string space = "default";
     std::string compiler = "nvrtc";
     std::string nvcc_flags;
+    std::string device;
     std::string cache;
     std::string out = "results";
     unsigned jobs = 0;
@@ -50,6 +52,7 @@ po::options_description tune_options(TuneOptions& o)
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
         ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
+        ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
         ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
@@ -87,6 +90,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     // Validate every input before any work, so bad input never leaves partial output.
     const ArchTarget arch = require_compilable_arch(o.arch);
     const ArchSpec& arch_spec = find_arch_spec(arch.number());
+    const DeviceSpec* device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);
+    if (device && device->compute_capability != arch.number())
+        throw UsageError(fmt::format("--device {} is sm_{}, not {}", device->key, device->compute_capability,
+                                     arch.name()));
     const SpaceSelection selection = parse_space(o.space);
     const Problem problem =
         resolve_problem(spec, o.problem.empty() ? decltype(parse_problem_assignments("")){} : parse_problem_assignments(o.problem));
@@ -107,6 +114,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     run.spec_path = portable_path(spec.spec_path, settings.project_root);
     run.arch = arch.name();
     run.nvrtc_version = nvrtc_version();
+    run.roofline_device = device;
+    run.roofline_device_named = !o.device.empty();
     run.compiler = settings.compiler;
     run.problem = problem;
     run.selection = selection;

@@ -116,10 +116,15 @@ std::string compile_summary(const TuningRun& run)
     for (const auto& r : run.removals)
         if (r.removed > 0)
             removed += fmt::format("\n  {:>6} removed by {}", r.removed, r.rule);
+    const std::string device =
+        run.roofline_device
+            ? fmt::format("\ndevice model: {} ({}){}", run.roofline_device->key, run.roofline_device->name,
+                          run.roofline_device_named ? "" : fmt::format(", the default for {}; --device names another", run.arch))
+            : fmt::format("\ndevice model: none known for {}; --device names one", run.arch);
     return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
-                       "{} from cache, {:.1f} s with {}{}",
+                       "{} from cache, {:.1f} s with {}{}{}",
                        run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed);
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device);
 }
 
 } // namespace autotune

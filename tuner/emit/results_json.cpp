@@ -128,6 +128,12 @@ json results_json(const TuningRun& run)
         {"compiler", to_string(run.compiler)},
         {"device", nullptr},
         {"measured", false},
+        {"roofline_device", run.roofline_device
+                                ? json{{"key", run.roofline_device->key},
+                                       {"name", run.roofline_device->name},
+                                       {"chosen_by", run.roofline_device_named ? "--device" : "default for " + run.arch},
+                                       {"source", run.roofline_device->source}}
+                                : json(nullptr)},
         {"problem", problem},
         {"space",
          {{"selection", run.selection == SpaceSelection::full ? "full" : "default"},

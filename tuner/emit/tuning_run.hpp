@@ -2,6 +2,7 @@
 // stage, as plain data for the emitters.
 #pragma once
 
+#include "arch/device_spec.hpp"
 #include "compile/compiled_variant.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
@@ -19,6 +20,8 @@ struct TuningRun {
     std::string spec_path;       // relative to the project where possible
     std::string arch;            // "sm_90"
     std::string nvrtc_version;   // "13.0"
+    const DeviceSpec* roofline_device = nullptr; // whose datasheet ceilings apply; null: none known
+    bool roofline_device_named = false;          // --device, rather than the arch's default
     CompilerKind compiler = CompilerKind::nvrtc;
     Problem problem;
     SpaceSelection selection = SpaceSelection::default_space;
