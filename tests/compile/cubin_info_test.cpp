@@ -298,6 +298,8 @@ TEST(CubinInfo, MissingFunctionNamesItAndListsThePresentOnes)
 // A toolkit program, from the toolkit the project was built against or from PATH.
 std::string find_tool(const std::string& name)
 {
+    if (const std::string configured = AUTOTUNE_CUOBJDUMP; name == "cuobjdump" && !configured.empty())
+        return configured;
     if (const auto in_toolkit = test::cuda_bin_dir() / name; std::filesystem::exists(in_toolkit))
         return in_toolkit.string();
     const auto found = test::run_command("command -v " + name);
