@@ -1,0 +1,78 @@
+#include "measure/element_type.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+namespace autotune {
+
+namespace {
+
+// Every accepted spelling; the first spelling of each type is its to_string.
+constexpr std::array<std::pair<std::string_view, ElementType>, 14> spellings{{
+    {"__half", ElementType::f16},
+    {"half", ElementType::f16},
+    {"__nv_bfloat16", ElementType::bf16},
+    {"bfloat16", ElementType::bf16},
+    {"float", ElementType::f32},
+    {"double", ElementType::f64},
+    {"signed char", ElementType::i8},
+    {"int8_t", ElementType::i8},
+    {"int", ElementType::i32},
+    {"int32_t", ElementType::i32},
+    {"unsigned", ElementType::u32},
+    {"uint32_t", ElementType::u32},
+    {"long long", ElementType::i64},
+    {"int64_t", ElementType::i64},
+}};
+
+} // namespace
+
+ElementType parse_element_type(const std::string& name)
+{
+    for (const auto& [spelling, type] : spellings)
+        if (spelling == name)
+            return type;
+    std::string known;
+    for (const auto& [spelling, type] : spellings)
+        known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", spelling);
+    throw std::invalid_argument(fmt::format("unknown element type \"{}\"; known types: {}", name, known));
+}
+
+std::string to_string(ElementType type)
+{
+    for (const auto& [spelling, t] : spellings)
+        if (t == type)
+            return std::string(spelling);
+    throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
+}
+
+std::size_t element_size(ElementType type)
+{
+    switch (type) {
+    case ElementType::i8:
+        return 1;
+    case ElementType::f16:
+    case ElementType::bf16:
+        return 2;
+    case ElementType::f32:
+    case ElementType::i32:
+    case ElementType::u32:
+        return 4;
+    case ElementType::f64:
+    case ElementType::i64:
+        return 8;
+    }
+    throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
+}
+
+bool is_floating_point(ElementType type)
+{
+    return type == ElementType::f16 || type == ElementType::bf16 || type == ElementType::f32 ||
+           type == ElementType::f64;
+}
+
+} // namespace autotune

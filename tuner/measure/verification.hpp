@@ -1,0 +1,59 @@
+// Checking a variant's output before its time counts: inputs from a seeded generator
+// (never zero, never constant), outputs poisoned before each verification launch, and a
+// comparison against a reference with a tolerance per precision. An unwritten element,
+// a NaN, or an error over tolerance fails the variant.
+#pragma once
+
+#include "measure/element_type.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+// Random input values for `bytes.size() / element_size(type)` elements, reproducible from
+// `seed`; floating-point values in [-1, 1] without zeros, integers over their range
+// without the poison pattern.
+void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed);
+
+// The poison written into outputs before a verification launch: a quiet NaN with a
+// recognisable payload for floating-point types, a sentinel for integers.
+void fill_poison(ElementType type, std::span<std::byte> bytes);
+[[nodiscard]] bool is_poison(ElementType type, const std::byte* element);
+
+// Reads element `index` of a buffer as a double.
+[[nodiscard]] double element_value(ElementType type, std::span<const std::byte> bytes, std::size_t index);
+
+struct Tolerance {
+    enum class Kind { elementwise, normwise } kind = Kind::elementwise;
+    double relative = 1e-5; // elementwise: |got − ref| ≤ relative·|ref| + absolute
+    double absolute = 0;    // normwise: ‖got − ref‖₂ / ‖ref‖₂ ≤ relative over the checked elements
+};
+
+// The defaults the design names: fp32 copy-like 1e-5 elementwise, fp32 GEMM 1e-4
+// norm-wise, bf16/fp16 1e-2; integers exact.
+[[nodiscard]] Tolerance default_tolerance(ElementType type, Tolerance::Kind kind);
+
+// Reference values for some or all output elements. Both empty: no reference — the
+// output is only scanned for poison and NaN.
+struct ReferenceValues {
+    std::vector<std::size_t> indices; // empty with values present: every element, in order
+    std::vector<double> values;       // values[i] belongs to indices[i] (or to element i)
+};
+
+struct VerificationResult {
+    bool ok = false;
+    std::string problem;       // empty when ok: "element 1234 was never written (still poisoned)"
+    std::size_t checked = 0;   // elements compared with the reference
+    double error = 0;          // max relative error (elementwise) or the norm-wise error
+};
+
+// Every element is scanned for poison and NaN (that costs nothing next to a transfer);
+// the reference's elements are compared within the tolerance.
+[[nodiscard]] VerificationResult verify_output(ElementType type, std::span<const std::byte> output,
+                                               const ReferenceValues& reference, const Tolerance& tolerance);
+
+} // namespace autotune
