@@ -2,6 +2,7 @@
 // input, nothing written on bad input, and the compile-only main job on a small kernel.
 #include "arch/arch_spec.hpp"
 #include "arch/device_spec.hpp"
+#include "measure/cuda_driver.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
@@ -48,6 +49,8 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
         {"copy --arch sm_90 --compiler clang", "--compiler 'clang'"},
         {"copy --arch sm_90 --nvcc-flags=-G", "--nvcc-flags applies to --compiler nvcc only"},
         {"copy --arch sm_90 --device nope", "unknown device 'nope'"},
+        {"copy --arch sm_90 --variants 1,x", "'x' is not a variant index"},
+        {"copy --arch sm_90 --variants 5", "5 is not a valid variant"},
         {"copy --arch sm_90 --device a100-sxm-80gb", "--device a100-sxm-80gb is sm_80, not sm_90"},
         {"copy", "--arch"},
         {"copy --arch sm_90 --frobnicate", "frobnicate"},
@@ -315,6 +318,51 @@ TEST_F(Cli, CompileOnlyResultsCarryOccupancy)
     EXPECT_THAT(table.out, HasSubstr("device model: h200-sxm"));
     const auto none = autotune("copy --arch sm_86 --compile-only --out " + out_dir());
     EXPECT_THAT(none.out, HasSubstr("device model: none known for sm_86"));
+}
+
+} // namespace
+
+namespace {
+
+// Where no driver is installed (CI, this machine), measuring commands say so and go on.
+class CliWithoutDriver : public Cli {
+protected:
+    void SetUp() override
+    {
+        std::string why_not;
+        if (CudaDriver::load(why_not))
+            GTEST_SKIP() << "a CUDA driver is present: the no-driver path cannot be observed here";
+    }
+};
+
+TEST_F(CliWithoutDriver, DevicesSaysSoInOneLineAndListsNothing)
+{
+    const auto text = autotune("devices");
+    EXPECT_EQ(text.exit_code, 0);
+    EXPECT_TRUE(text.out.empty());
+    EXPECT_THAT(text.err, HasSubstr("no CUDA driver"));
+    EXPECT_EQ(lines(text.err), 1u);
+    const auto as_json = autotune("devices --json");
+    EXPECT_EQ(as_json.exit_code, 0);
+    EXPECT_EQ(json::parse(as_json.out), json::array());
+}
+
+TEST_F(CliWithoutDriver, TuningCompilesPredictsAndSaysNothingWasMeasured)
+{
+    const auto r = autotune("copy --arch sm_90 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
+    EXPECT_EQ(lines(r.err), 1u);
+    const json results = json::parse(test::read_file(dir.path() / "results" / "sm_90" / "copy.json"));
+    EXPECT_EQ(results.at("measured"), false);
+    EXPECT_TRUE(results.at("device").is_null());
+    EXPECT_THAT(results.at("not_measured").get<std::string>(), HasSubstr("no CUDA driver"));
+    for (const auto& v : results.at("variants")) {
+        EXPECT_TRUE(v.at("measurement").is_null());
+        EXPECT_TRUE(v.at("occupancy").is_object());
+    }
+    // No journal is left behind.
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "results" / "sm_90" / "copy.journal.jsonl"));
 }
 
 } // namespace

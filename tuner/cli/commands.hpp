@@ -15,5 +15,7 @@ int list_command(const Arguments& args);                                     // 
 int fidelity_command(const Arguments& args);                                 // autotune fidelity RESULTS
 int occupancy_command(const Arguments& args);                                // autotune occupancy
 int archs_command(const Arguments& args);                                    // autotune archs
+int devices_command(const Arguments& args);                                  // autotune devices
+int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
 
 } // namespace autotune::cli

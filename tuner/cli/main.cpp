@@ -23,6 +23,7 @@ Tune a kernel:
 Inspect:
   autotune list [--json]                           built-in kernels, parameters, space sizes
   autotune archs [--json]                          architecture and device tables
+  autotune devices [--json]                        the GPUs this machine's driver sees
   autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]
                                                    what-if occupancy calculator
   autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
@@ -49,6 +50,8 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "fidelity") return fidelity_command(rest);
     if (command == "occupancy") return occupancy_command(rest);
     if (command == "archs") return archs_command(rest);
+    if (command == "devices") return devices_command(rest);
+    if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "
                          "(autotune --help)");

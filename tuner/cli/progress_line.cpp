@@ -15,6 +15,12 @@ void ProgressLine::update(std::size_t done, std::size_t total)
     std::cerr << fmt::format("\r[{:>{}}/{}] {}", done, std::to_string(total).size(), total, label_) << std::flush;
 }
 
+void ProgressLine::relabel(std::string label)
+{
+    std::lock_guard lock(mutex_);
+    label_ = std::move(label);
+}
+
 void ProgressLine::finish()
 {
     if (enabled_)

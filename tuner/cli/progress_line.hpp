@@ -13,6 +13,7 @@ public:
     ProgressLine(bool enabled, std::string label);
     void update(std::size_t done, std::size_t total);
     void finish(); // clears the line
+    void relabel(std::string label);
 
 private:
     bool enabled_;

@@ -10,6 +10,8 @@
 #include "compile/compile_variants.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
+#include "measure/gpu_devices.hpp"
+#include "measure/measure_variants.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
@@ -19,6 +21,8 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <charconv>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -34,10 +38,15 @@ struct TuneOptions {
     std::string compiler = "nvrtc";
     std::string nvcc_flags;
     std::string device;
+    std::string variants; // comma-separated indices: tune only these
     std::string cache;
     std::string out = "results";
     unsigned jobs = 0;
     bool compile_only = false;
+    double max_noise_percent = 1.0;
+    std::size_t min_samples = 10;
+    double max_seconds = 5.0;
+    double variant_timeout = 60.0;
     bool json = false;
 };
 
@@ -52,11 +61,16 @@ po::options_description tune_options(TuneOptions& o)
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
         ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
+        ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
         ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
-        ("json", po::bool_switch(&o.json), "print the results JSON instead of the table");
+        ("json", po::bool_switch(&o.json), "print the results JSON instead of the table")
+        ("max-noise", po::value(&o.max_noise_percent)->default_value(1.0), "stop sampling when the median's relative standard error is below this, percent")
+        ("min-samples", po::value(&o.min_samples)->default_value(10), "samples before the noise rule may stop")
+        ("max-time", po::value(&o.max_seconds)->default_value(5.0), "seconds of sampling per variant at most")
+        ("variant-timeout", po::value(&o.variant_timeout)->default_value(60.0), "seconds after which a silent variant is killed and marked fault");
     return d;
 }
 
@@ -85,6 +99,79 @@ CompilerKind parse_compiler(const std::string& text)
     }
 }
 
+// The variants named by --variants (full-space indices), in the space's order.
+std::vector<Variant> select_variants(const std::vector<Variant>& all, const std::string& list)
+{
+    std::set<std::size_t> wanted;
+    std::stringstream stream(list);
+    for (std::string item; std::getline(stream, item, ',');) {
+        std::size_t index = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
+        if (ec != std::errc() || end != item.data() + item.size())
+            throw UsageError(fmt::format("--variants '{}': '{}' is not a variant index", list, item));
+        wanted.insert(index);
+    }
+    std::vector<Variant> chosen;
+    for (const auto& v : all)
+        if (wanted.erase(v.index))
+            chosen.push_back(v);
+    if (!wanted.empty())
+        throw UsageError(fmt::format("--variants: {} is not a valid variant of this space (see the # column of "
+                                     "autotune <kernel> --compile-only, or --space full)", *wanted.begin()));
+    return chosen;
+}
+
+std::filesystem::path own_executable()
+{
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        throw std::runtime_error("cannot find the autotune executable to start a measuring worker: " + ec.message());
+    return path;
+}
+
+// The measure stage: the first GPU of the target architecture verifies and times every
+// variant that can run; without one, the run stays compile-and-predict and says why.
+void measure_run(const KernelSpec& spec, const Problem& problem, const ArchTarget& arch, const TuneOptions& o,
+                 TuningRun& run, ProgressLine& progress)
+{
+    std::string why_not;
+    const auto driver = CudaDriver::load(why_not);
+    if (!driver) {
+        run.not_measured = why_not;
+        return;
+    }
+    const std::vector<GpuDevice> gpus = list_gpus(*driver);
+    for (const auto& gpu : gpus)
+        if (gpu.compute_capability == arch.number()) {
+            run.device = gpu;
+            break;
+        }
+    if (!run.device) {
+        std::string present;
+        for (const auto& gpu : gpus)
+            present += fmt::format("{}{} (sm_{})", present.empty() ? "" : ", ", gpu.name, gpu.compute_capability);
+        run.not_measured = fmt::format("no {} device (this machine has {})", arch.name(), present.empty() ? "none" : present);
+        return;
+    }
+    MeasureSettings settings;
+    settings.worker_argv = {own_executable().string(), "measure-worker"};
+    settings.device = run.device->ordinal;
+    settings.timing.max_median_noise = o.max_noise_percent / 100.0;
+    settings.timing.min_samples = o.min_samples;
+    settings.timing.max_seconds = o.max_seconds;
+    settings.variant_timeout = std::chrono::milliseconds(static_cast<long long>(o.variant_timeout * 1000));
+    settings.journal = std::filesystem::path(o.out) / arch.name() / (spec.name + ".journal.jsonl");
+    const auto scratch = std::filesystem::temp_directory_path() / fmt::format("autotune-{}-{}", spec.name, getpid());
+    std::filesystem::create_directories(scratch);
+    settings.scratch_dir = scratch;
+    progress.relabel(fmt::format("measuring {} on {}", spec.name, run.device->name));
+    settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    run.measurements = measure_variants(spec, problem, run.variants, run.compiled, run.predictions, settings);
+    progress.finish();
+    std::filesystem::remove_all(scratch);
+}
+
 int tune(const KernelSpec& spec, const TuneOptions& o)
 {
     // Validate every input before any work, so bad input never leaves partial output.
@@ -108,7 +195,9 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     if (o.cache != "none")
         settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
 
-    const Space space = enumerate_space(spec, problem, selection);
+    Space space = enumerate_space(spec, problem, selection);
+    if (!o.variants.empty())
+        space.variants = select_variants(space.variants, o.variants);
     TuningRun run;
     run.kernel = spec.name;
     run.spec_path = portable_path(spec.spec_path, settings.project_root);
@@ -131,17 +220,23 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.finish();
     run.predictions = predict_variants(arch_spec, run.variants, run.compiled);
+    if (o.compile_only)
+        run.not_measured.clear();
+    else
+        measure_run(spec, problem, arch, o, run, progress);
 
     const auto path = write_results(run, o.out);
+    // The journal kept each measurement safe while the run was going; the results file
+    // now holds them all.
+    std::filesystem::remove(std::filesystem::path(o.out) / arch.name() / (spec.name + ".journal.jsonl"));
     if (o.json) {
         std::cout << results_json(run).dump(2) << "\n";
     } else {
         std::cout << compile_table(run) << "\n" << compile_summary(run) << "\n";
         std::cout << "results: " << path.string() << "\n";
     }
-    if (!o.compile_only)
-        std::cerr << "autotune: nothing was measured: the measure stage is not built yet, so there are no timings "
-                     "and no ranking; these are compile results only\n";
+    if (!run.not_measured.empty())
+        std::cerr << "autotune: nothing was measured: " << run.not_measured << "; compiled and predicted only\n";
     return exit_ok;
 }
 

@@ -52,6 +52,11 @@ std::string compile_table(const TuningRun& run)
             columns.push_back({name, {}});
     for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap", "blk/SM", "occ", "limit"})
         columns.push_back({title, {}});
+    const bool measured = std::any_of(run.measurements.begin(), run.measurements.end(),
+                                      [](const auto& m) { return m && m->measurement; });
+    if (measured)
+        for (const char* title : {"median us", "noise", "MHz"})
+            columns.push_back({title, {}});
     columns.push_back({"status", {}, true});
 
     for (std::size_t i = 0; i < run.variants.size(); ++i) {
@@ -74,7 +79,16 @@ std::string compile_table(const TuningRun& run)
         columns[col++].cells.push_back(p ? std::to_string(p->occupancy.blocks_per_sm) : "-");
         columns[col++].cells.push_back(p ? fmt::format("{:.0f}%", 100 * p->occupancy.fraction) : "-");
         columns[col++].cells.push_back(p ? to_string(p->occupancy.limiter) : "-");
-        columns[col++].cells.push_back(status_cell(c, i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
+        const auto* m = i < run.measurements.size() && run.measurements[i] ? &*run.measurements[i] : nullptr;
+        if (measured) {
+            const bool timed = m && m->measurement;
+            columns[col++].cells.push_back(timed ? fmt::format("{:.2f}", 1e6 * m->measurement->time.median) : "-");
+            columns[col++].cells.push_back(timed ? fmt::format("{:.1f}%", 100 * m->measurement->time.median_noise) : "-");
+            columns[col++].cells.push_back(timed ? fmt::format("{:.0f}", m->measurement->sm_clock_mhz) : "-");
+        }
+        columns[col++].cells.push_back(m && m->status != "ok"
+                                           ? fmt::format("{}: {}", m->status, m->error.substr(0, 70))
+                                           : status_cell(c, i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
     }
 
     std::vector<std::size_t> widths;
@@ -121,10 +135,22 @@ std::string compile_summary(const TuningRun& run)
             ? fmt::format("\ndevice model: {} ({}){}", run.roofline_device->key, run.roofline_device->name,
                           run.roofline_device_named ? "" : fmt::format(", the default for {}; --device names another", run.arch))
             : fmt::format("\ndevice model: none known for {}; --device names one", run.arch);
+    std::string measured;
+    if (run.device) {
+        std::map<std::string, std::size_t> by_status;
+        for (const auto& m : run.measurements)
+            if (m)
+                ++by_status[m->status];
+        std::string counts;
+        for (const auto& [status, count] : by_status)
+            counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, status);
+        measured = fmt::format("\nmeasured on {} ({}, sm_{}): {}", run.device->name, run.device->pci_bus_id,
+                               run.device->compute_capability, counts.empty() ? "nothing runnable" : counts);
+    }
     return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
-                       "{} from cache, {:.1f} s with {}{}{}",
+                       "{} from cache, {:.1f} s with {}{}{}{}",
                        run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device);
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device, measured);
 }
 
 } // namespace autotune

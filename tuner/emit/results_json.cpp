@@ -3,6 +3,7 @@
 #include "util/atomic_file.hpp"
 
 #include <climits>
+#include <fmt/format.h>
 
 namespace autotune {
 namespace {
@@ -51,7 +52,16 @@ json occupancy_json(const Occupancy& o)
     };
 }
 
-json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted)
+json measurement_json(const VariantMeasurement& m)
+{
+    json out = m.measurement ? json(to_json(*m.measurement)) : json::object();
+    out["driver"] = m.driver ? json(to_json(*m.driver)) : json(nullptr);
+    out["disagreements"] = m.disagreements;
+    return out;
+}
+
+json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted,
+                  const std::optional<VariantMeasurement>& measured)
 {
     const bool ok = compiled.status == CompileStatus::ok;
     const ResourceUsage& r = compiled.resources;
@@ -72,8 +82,8 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"lowered_name", compiled.lowered_name},
         {"compiler", to_string(compiled.compiler)},
         {"options", compiled.options},
-        {"status", to_string(compiled.status)},
-        {"error", ok ? json(nullptr) : json(compiled.error)},
+        {"status", measured ? measured->status : to_string(compiled.status)},
+        {"error", !ok ? json(compiled.error) : measured && !measured->error.empty() ? json(measured->error) : json(nullptr)},
         {"registers", when_ok(r.registers)},
         {"spill_stores", when_ok(r.spill_stores)},
         {"spill_loads", when_ok(r.spill_loads)},
@@ -95,7 +105,7 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"launch_bound_cap", nullptr},
         {"flags", predicted.prediction ? json(predicted.prediction->flags) : json::array()},
         {"prediction_error", predicted.error.empty() ? json(nullptr) : json(predicted.error)},
-        {"measurement", nullptr},
+        {"measurement", measured ? measurement_json(*measured) : json(nullptr)},
     };
     if (predicted.prediction && predicted.prediction->launch_bound) {
         const LaunchBoundCap& cap = *predicted.prediction->launch_bound;
@@ -104,6 +114,19 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
                                  {"min_blocks_resident", cap.min_blocks_resident}};
     }
     return v;
+}
+
+} // namespace
+
+namespace {
+
+json device_json(const GpuDevice& d)
+{
+    return {{"name", d.name},           {"ordinal", d.ordinal},
+            {"pci_bus_id", d.pci_bus_id}, {"arch", fmt::format("sm_{}", d.compute_capability)},
+            {"sms", d.sms},             {"clock_mhz", d.clock_mhz},
+            {"memory_clock_mhz", d.memory_clock_mhz}, {"memory_bus_width_bits", d.memory_bus_width_bits},
+            {"memory_bytes", d.memory_bytes}, {"l2_bytes", d.l2_bytes}};
 }
 
 } // namespace
@@ -119,15 +142,20 @@ json results_json(const TuningRun& run)
     json variants = json::array();
     for (std::size_t i = 0; i < run.variants.size(); ++i)
         variants.push_back(variant_json(run.variants[i], run.compiled[i],
-                                        i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
+                                        i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{},
+                                        i < run.measurements.size() ? run.measurements[i] : std::nullopt));
+    bool measured = false;
+    for (const auto& m : run.measurements)
+        measured = measured || (m && m->status == "ok");
     return json{
         {"kernel", run.kernel},
         {"spec", run.spec_path},
         {"arch", run.arch},
         {"nvrtc_version", run.nvrtc_version},
         {"compiler", to_string(run.compiler)},
-        {"device", nullptr},
-        {"measured", false},
+        {"device", run.device ? device_json(*run.device) : json(nullptr)},
+        {"measured", measured},
+        {"not_measured", run.not_measured.empty() ? json(nullptr) : json(run.not_measured)},
         {"roofline_device", run.roofline_device
                                 ? json{{"key", run.roofline_device->key},
                                        {"name", run.roofline_device->name},

@@ -4,6 +4,8 @@
 
 #include "arch/device_spec.hpp"
 #include "compile/compiled_variant.hpp"
+#include "measure/gpu_devices.hpp"
+#include "measure/measure_variants.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/kernel_spec.hpp"
@@ -30,6 +32,9 @@ struct TuningRun {
     std::vector<Variant> variants;          // the valid ones, in enumeration order
     std::vector<CompiledVariant> compiled;  // compiled[i] belongs to variants[i]
     std::vector<PredictionOutcome> predictions; // predictions[i] belongs to variants[i]
+    std::optional<GpuDevice> device;            // the GPU that measured, if any
+    std::string not_measured;                   // why nothing was measured (empty when measured)
+    std::vector<std::optional<VariantMeasurement>> measurements; // [i] belongs to variants[i]
     double seconds = 0;                     // wall time of the compile stage
 };
 

@@ -72,6 +72,13 @@ struct RegisterPolicySpec {
     std::string maxrregcount; // parameter the tuner turns into --maxrregcount=N (file level), 0 = no cap
 };
 
+// How a variant's output is checked before its time counts.
+struct ReferenceSpec {
+    std::string cpu;                   // a built-in CPU reference ("copy", "gemm"); empty: none
+    std::string tolerance = "elementwise"; // or "normwise"
+    std::optional<double> relative;    // overrides the precision's default tolerance
+};
+
 struct KernelSpec {
     std::string name;
     std::string description;
@@ -91,6 +98,7 @@ struct KernelSpec {
     LaunchGeometry launch;
     CostModel cost;
     RegisterPolicySpec register_policy;
+    ReferenceSpec reference;
 
     [[nodiscard]] const TunableParameter* find_parameter(std::string_view name) const;
 };

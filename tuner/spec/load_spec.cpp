@@ -293,6 +293,26 @@ void read_register_policy(const Reader& reader, const toml::table& root, KernelS
         reader.fail(&policy, "[register_policy] min_blocks needs max_threads (__launch_bounds__ takes them in that order)");
 }
 
+void read_reference(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::table& reference = reader.table(root, "reference", false);
+    static const std::set<std::string> known{"cpu", "tolerance", "relative"};
+    for (const auto& [key, node] : reference)
+        if (!known.count(std::string(key.str())))
+            reader.fail(&node, fmt::format("[reference] has unknown key '{}' (known: cpu, tolerance, relative)", key.str()));
+    spec.reference.cpu = reader.string(reference, "cpu", false);
+    spec.reference.tolerance = reader.string(reference, "tolerance", false, "elementwise");
+    if (spec.reference.tolerance != "elementwise" && spec.reference.tolerance != "normwise")
+        reader.fail(reference.get("tolerance"), fmt::format("[reference] tolerance = '{}' is not one of: elementwise, "
+                                                            "normwise", spec.reference.tolerance));
+    if (const toml::node* relative = reference.get("relative")) {
+        const auto value = relative->value<double>();
+        if (!value || *value <= 0)
+            reader.fail(relative, "[reference] relative must be a positive number");
+        spec.reference.relative = *value;
+    }
+}
+
 } // namespace
 
 const TunableParameter* KernelSpec::find_parameter(std::string_view wanted) const
@@ -326,6 +346,7 @@ KernelSpec load_spec(const std::filesystem::path& path)
     read_arguments(reader, root, spec);
     read_launch_and_cost(reader, root, spec);
     read_register_policy(reader, root, spec);
+    read_reference(reader, root, spec);
     try {
         validate_spec(spec);
     } catch (const ExpressionError& e) {

@@ -1,0 +1,214 @@
+#include "measure/measure_job.hpp"
+
+#include "spec/expression.hpp"
+#include "spec/spec_scope.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace autotune {
+
+std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Problem& problem, const Variant& variant)
+{
+    ExpressionScope scope(spec_variable_names(spec));
+    for (const auto& [name, value] : problem.values)
+        scope.set(name, static_cast<double>(value));
+    for (const auto* list : {&variant.parameters, &variant.derived})
+        for (const auto& [name, value] : *list)
+            scope.set(name, static_cast<double>(value));
+
+    std::vector<ArgumentValue> out;
+    for (const auto& a : spec.arguments) {
+        ArgumentValue v;
+        v.name = a.name;
+        v.kind = a.kind;
+        v.access = a.access;
+        try {
+            v.type = parse_element_type(a.element_type);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(fmt::format("argument {}: {}", a.name, e.what()));
+        }
+        if (a.kind == ArgumentKind::buffer) {
+            v.count = Expression(a.size, "argument " + a.name + " size", scope).evaluate_integer();
+            if (v.count < 1)
+                throw std::invalid_argument(fmt::format("argument {}: size '{}' = {} (a buffer needs at least one element)",
+                                                        a.name, a.size, v.count));
+        } else {
+            v.value = Expression(a.value, "argument " + a.name + " value", scope).evaluate();
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+const char* access_name(BufferAccess access)
+{
+    switch (access) {
+    case BufferAccess::input: return "input";
+    case BufferAccess::output: return "output";
+    case BufferAccess::input_output: return "input_output";
+    }
+    return "input";
+}
+
+BufferAccess access_from(const std::string& name)
+{
+    if (name == "output") return BufferAccess::output;
+    if (name == "input_output") return BufferAccess::input_output;
+    return BufferAccess::input;
+}
+
+json dims(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
+Dim3 dims_from(const json& j) { return {j.at(0).get<std::int64_t>(), j.at(1).get<std::int64_t>(), j.at(2).get<std::int64_t>()}; }
+
+json summary_json(const SampleSummary& s)
+{
+    return {{"count", s.count},   {"median", s.median}, {"min", s.min},
+            {"max", s.max},       {"mean", s.mean},     {"relative_spread", s.relative_spread},
+            {"median_noise", s.median_noise}};
+}
+
+SampleSummary summary_from(const json& j)
+{
+    SampleSummary s;
+    s.count = j.at("count").get<std::size_t>();
+    s.median = j.at("median").get<double>();
+    s.min = j.at("min").get<double>();
+    s.max = j.at("max").get<double>();
+    s.mean = j.at("mean").get<double>();
+    s.relative_spread = j.at("relative_spread").get<double>();
+    s.median_noise = j.at("median_noise").get<double>();
+    return s;
+}
+
+} // namespace
+
+json to_json(const MeasureJob& job)
+{
+    json arguments = json::array();
+    for (const auto& a : job.arguments)
+        arguments.push_back({{"name", a.name},
+                             {"kind", a.kind == ArgumentKind::buffer ? "buffer" : "scalar"},
+                             {"type", to_string(a.type)},
+                             {"count", a.count},
+                             {"value", a.value},
+                             {"access", access_name(a.access)}});
+    return {{"variant", job.variant},
+            {"label", job.label},
+            {"device", job.device},
+            {"cubin", job.cubin_path},
+            {"function", job.function},
+            {"grid", dims(job.grid)},
+            {"block", dims(job.block)},
+            {"dynamic_shared_bytes", job.dynamic_shared_bytes},
+            {"arguments", arguments},
+            {"problem", job.problem},
+            {"reference", job.reference},
+            {"tolerance",
+             {{"kind", job.tolerance.kind == Tolerance::Kind::normwise ? "normwise" : "elementwise"},
+              {"relative", job.tolerance.relative},
+              {"absolute", job.tolerance.absolute}}},
+            {"seed", job.seed},
+            {"timing",
+             {{"max_median_noise", job.timing.max_median_noise},
+              {"min_samples", job.timing.min_samples},
+              {"min_seconds", job.timing.min_seconds},
+              {"max_seconds", job.timing.max_seconds}}}};
+}
+
+MeasureJob measure_job_from_json(const json& j)
+{
+    MeasureJob job;
+    job.variant = j.at("variant").get<std::size_t>();
+    job.label = j.at("label").get<std::string>();
+    job.device = j.at("device").get<int>();
+    job.cubin_path = j.at("cubin").get<std::string>();
+    job.function = j.at("function").get<std::string>();
+    job.grid = dims_from(j.at("grid"));
+    job.block = dims_from(j.at("block"));
+    job.dynamic_shared_bytes = j.at("dynamic_shared_bytes").get<std::int64_t>();
+    for (const auto& a : j.at("arguments")) {
+        ArgumentValue v;
+        v.name = a.at("name").get<std::string>();
+        v.kind = a.at("kind") == "buffer" ? ArgumentKind::buffer : ArgumentKind::scalar;
+        v.type = parse_element_type(a.at("type").get<std::string>());
+        v.count = a.at("count").get<std::int64_t>();
+        v.value = a.at("value").get<double>();
+        v.access = access_from(a.at("access").get<std::string>());
+        job.arguments.push_back(std::move(v));
+    }
+    job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();
+    job.reference = j.at("reference").get<std::string>();
+    const json& t = j.at("tolerance");
+    job.tolerance.kind = t.at("kind") == "normwise" ? Tolerance::Kind::normwise : Tolerance::Kind::elementwise;
+    job.tolerance.relative = t.at("relative").get<double>();
+    job.tolerance.absolute = t.at("absolute").get<double>();
+    job.seed = j.at("seed").get<std::uint64_t>();
+    const json& timing = j.at("timing");
+    job.timing.max_median_noise = timing.at("max_median_noise").get<double>();
+    job.timing.min_samples = timing.at("min_samples").get<std::size_t>();
+    job.timing.min_seconds = timing.at("min_seconds").get<double>();
+    job.timing.max_seconds = timing.at("max_seconds").get<double>();
+    return job;
+}
+
+json to_json(const DriverAttributes& d)
+{
+    return {{"registers", d.registers},           {"local_bytes", d.local_bytes},
+            {"max_threads_per_block", d.max_threads_per_block}, {"shared_static", d.shared_static},
+            {"constant_bytes", d.constant_bytes}, {"blocks_per_sm", d.blocks_per_sm}};
+}
+
+json to_json(const Measurement& m)
+{
+    return {{"verified", m.verified},
+            {"verified_elements", m.verified_elements},
+            {"verification_error", m.verification_error},
+            {"time_seconds", summary_json(m.time)},
+            {"throttled_discarded", m.throttled_discarded},
+            {"converged", m.converged},
+            {"sm_clock_mhz", m.sm_clock_mhz}};
+}
+
+json to_json(const MeasureReply& reply)
+{
+    return {{"status", reply.status},
+            {"error", reply.error},
+            {"driver", reply.driver ? to_json(*reply.driver) : json(nullptr)},
+            {"measurement", reply.measurement ? to_json(*reply.measurement) : json(nullptr)}};
+}
+
+MeasureReply measure_reply_from_json(const json& j)
+{
+    MeasureReply reply;
+    reply.status = j.at("status").get<std::string>();
+    reply.error = j.at("error").get<std::string>();
+    if (const json& d = j.at("driver"); !d.is_null()) {
+        DriverAttributes a;
+        a.registers = d.at("registers").get<int>();
+        a.local_bytes = d.at("local_bytes").get<std::int64_t>();
+        a.max_threads_per_block = d.at("max_threads_per_block").get<int>();
+        a.shared_static = d.at("shared_static").get<std::int64_t>();
+        a.constant_bytes = d.at("constant_bytes").get<std::int64_t>();
+        a.blocks_per_sm = d.at("blocks_per_sm").get<int>();
+        reply.driver = a;
+    }
+    if (const json& m = j.at("measurement"); !m.is_null()) {
+        Measurement x;
+        x.verified = m.at("verified").get<bool>();
+        x.verified_elements = m.at("verified_elements").get<std::size_t>();
+        x.verification_error = m.at("verification_error").get<double>();
+        x.time = summary_from(m.at("time_seconds"));
+        x.throttled_discarded = m.at("throttled_discarded").get<std::size_t>();
+        x.converged = m.at("converged").get<bool>();
+        x.sm_clock_mhz = m.at("sm_clock_mhz").get<double>();
+        reply.measurement = x;
+    }
+    return reply;
+}
+
+} // namespace autotune
