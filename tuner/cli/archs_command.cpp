@@ -4,13 +4,12 @@
 #include "arch/device_spec.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_only_options.hpp"
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
 
 namespace autotune::cli {
@@ -24,16 +23,10 @@ std::string optional_text(const std::optional<double>& v) { return v ? fmt::form
 
 int archs_command(const Arguments& args)
 {
-    bool as_json = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("json", po::bool_switch(&as_json), "print JSON");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune archs [--json]\n\n" << options;
+    const auto parsed = parse_json_only_options(args, "archs");
+    if (!parsed)
         return exit_ok;
-    }
-    po::notify(vm);
+    const bool as_json = *parsed;
 
     if (as_json) {
         json archs = json::array();

@@ -2,30 +2,23 @@
 // one line and lists nothing (exit 0): that is a fact about the machine, not an error.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_only_options.hpp"
 #include "measure/gpu_devices.hpp"
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
 
 namespace autotune::cli {
 
 int devices_command(const Arguments& args)
 {
-    bool as_json = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("json", po::bool_switch(&as_json), "print JSON");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune devices [--json]\n\n" << options;
+    const auto parsed = parse_json_only_options(args, "devices");
+    if (!parsed)
         return exit_ok;
-    }
-    po::notify(vm);
+    const bool as_json = *parsed;
 
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);

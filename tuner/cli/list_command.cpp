@@ -2,33 +2,26 @@
 // spaces (default and full) for the default problem.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/json_only_options.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "util/project_paths.hpp"
 
 #include <algorithm>
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-namespace po = boost::program_options;
 
 namespace autotune::cli {
 
 int list_command(const Arguments& args)
 {
-    bool json = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("json", po::bool_switch(&json), "print JSON");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune list [--json]\n\n" << options;
+    const auto parsed = parse_json_only_options(args, "list");
+    if (!parsed)
         return exit_ok;
-    }
-    po::notify(vm);
+    const bool json = *parsed;
 
     nlohmann::ordered_json listing = nlohmann::ordered_json::array();
     for (const auto& path : builtin_kernel_specs()) {
