@@ -366,3 +366,55 @@ TEST_F(CliWithoutDriver, TuningCompilesPredictsAndSaysNothingWasMeasured)
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(Cli, ReportWritesMarkdownAndAPlotPerResultsFile)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --out " + out_dir()).exit_code, 0);
+    ASSERT_EQ(autotune("gemm --arch sm_90 --compile-only --variants 556650,556722 --out " + out_dir()).exit_code, 0);
+    const auto report_dir = dir.path() / "report";
+    const auto r = autotune(fmt::format("report {0}/sm_90/copy.json {0}/sm_90/gemm.json -o {1}", out_dir(), report_dir.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string md = test::read_file(report_dir / "report.md");
+    EXPECT_THAT(md, HasSubstr("## copy on sm_90, not measured"));
+    EXPECT_THAT(md, HasSubstr("## gemm on sm_90, not measured"));
+    EXPECT_THAT(md, HasSubstr("**Nothing was measured**"));
+    EXPECT_TRUE(std::filesystem::exists(report_dir / "copy-sm_90-predicted.svg"));
+    EXPECT_TRUE(std::filesystem::exists(report_dir / "gemm-sm_90-predicted.svg"));
+
+    const auto missing = autotune("report " + (dir.path() / "none.json").string() + " -o " + report_dir.string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_THAT(missing.err, HasSubstr("none.json"));
+}
+
+TEST_F(Cli, ResultsCarryTheProblemsRooflineAndTheModelsWinner)
+{
+    const auto r = autotune("gemm --arch sm_90 --compile-only --json --variants 556650,556722,840900 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    ASSERT_EQ(results.at("problems").size(), 1u);
+    const json& p = results.at("problems").at(0);
+    EXPECT_DOUBLE_EQ(p.at("flops").get<double>(), 2.0 * 4096 * 4096 * 4096);
+    EXPECT_DOUBLE_EQ(p.at("bytes").get<double>(), 4.0 * 3 * 4096 * 4096);
+    EXPECT_NEAR(p.at("intensity").get<double>(), 682.67, 0.01);
+    EXPECT_EQ(p.at("bound"), "compute");
+    EXPECT_EQ(p.at("ceilings").at("source"), "datasheet: h100-sxm");
+    EXPECT_EQ(p.at("winner").at("basis"), "predicted");
+    EXPECT_TRUE(p.at("prediction_quality").is_null());
+    for (const auto& v : results.at("variants")) {
+        EXPECT_TRUE(v.at("roofline_fraction").is_null()); // nothing measured: no measured figures
+        EXPECT_GT(v.at("predicted_fraction").get<double>(), 0);
+        EXPECT_TRUE(v.at("diagnosis").is_array());
+    }
+}
+
+TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsTwo)
+{
+    const auto r = autotune("roofline");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
+    EXPECT_EQ(lines(r.err), 1u);
+}
+
+} // namespace

@@ -16,6 +16,8 @@ int fidelity_command(const Arguments& args);                                 // 
 int occupancy_command(const Arguments& args);                                // autotune occupancy
 int archs_command(const Arguments& args);                                    // autotune archs
 int devices_command(const Arguments& args);                                  // autotune devices
+int report_command(const Arguments& args);                                   // autotune report RESULTS...
+int roofline_command(const Arguments& args);                                 // autotune roofline
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
 
 } // namespace autotune::cli

@@ -27,6 +27,8 @@ Inspect:
   autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]
                                                    what-if occupancy calculator
   autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
+  autotune report RESULTS... [-o DIR]              Markdown report and roofline SVGs
+  autotune roofline [--device N]                   measure a GPU's ceilings (bandwidth, fp32 FMA)
 
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
 2 bad usage or bad input.
@@ -51,6 +53,8 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "occupancy") return occupancy_command(rest);
     if (command == "archs") return archs_command(rest);
     if (command == "devices") return devices_command(rest);
+    if (command == "report") return report_command(rest);
+    if (command == "roofline") return roofline_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "

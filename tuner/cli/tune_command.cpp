@@ -12,6 +12,8 @@
 #include "emit/results_json.hpp"
 #include "measure/gpu_devices.hpp"
 #include "measure/measure_variants.hpp"
+#include "rank/measured_ceilings.hpp"
+#include "rank/rank_problem.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
@@ -172,6 +174,31 @@ void measure_run(const KernelSpec& spec, const Problem& problem, const ArchTarge
     std::filesystem::remove_all(scratch);
 }
 
+// The rank stage: ceilings measured on this GPU by `autotune roofline` when there are
+// some, the device table's datasheet otherwise.
+ProblemRanking rank_run(const KernelSpec& spec, const Problem& problem, const TuneOptions& o, const TuningRun& run)
+{
+    std::optional<Ceilings> ceilings;
+    if (run.device) {
+        const auto devices_dir = std::filesystem::path(o.out) / "devices";
+        if (const auto measured = read_measured_ceilings(devices_dir, run.device->name))
+            ceilings = ceilings_for(*measured, spec.cost.precision,
+                                    devices_dir / (device_slug(run.device->name) + ".json"));
+    }
+    if (!ceilings && run.roofline_device)
+        ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
+    RankInputs inputs;
+    inputs.spec = &spec;
+    inputs.problem = &problem;
+    inputs.variants = &run.variants;
+    inputs.compiled = &run.compiled;
+    inputs.predictions = &run.predictions;
+    inputs.measurements = &run.measurements;
+    inputs.ceilings = ceilings;
+    inputs.sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
+    return rank_problem(inputs);
+}
+
 int tune(const KernelSpec& spec, const TuneOptions& o)
 {
     // Validate every input before any work, so bad input never leaves partial output.
@@ -225,6 +252,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     else
         measure_run(spec, problem, arch, o, run, progress);
 
+    run.ranking = rank_run(spec, problem, o, run);
     const auto path = write_results(run, o.out);
     // The journal kept each measurement safe while the run was going; the results file
     // now holds them all.

@@ -50,12 +50,13 @@ std::string compile_table(const TuningRun& run)
     if (!run.variants.empty())
         for (const auto& [name, value] : run.variants.front().parameters)
             columns.push_back({name, {}});
-    for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap", "blk/SM", "occ", "limit"})
+    for (const char* title : {"threads", "regs", "spill st/ld", "stack", "smem", "cap", "blk/SM", "occ", "limit",
+                              "model", "rank"})
         columns.push_back({title, {}});
     const bool measured = std::any_of(run.measurements.begin(), run.measurements.end(),
                                       [](const auto& m) { return m && m->measurement; });
     if (measured)
-        for (const char* title : {"median us", "noise", "MHz"})
+        for (const char* title : {"median us", "noise", "MHz", "roof"})
             columns.push_back({title, {}});
     columns.push_back({"status", {}, true});
 
@@ -79,12 +80,17 @@ std::string compile_table(const TuningRun& run)
         columns[col++].cells.push_back(p ? std::to_string(p->occupancy.blocks_per_sm) : "-");
         columns[col++].cells.push_back(p ? fmt::format("{:.0f}%", 100 * p->occupancy.fraction) : "-");
         columns[col++].cells.push_back(p ? to_string(p->occupancy.limiter) : "-");
+        const RankedVariant* ranked = run.ranking && run.ranking->variants[i].predicted ? &run.ranking->variants[i] : nullptr;
+        columns[col++].cells.push_back(ranked ? fmt::format("{:.0f}%", 100 * ranked->predicted_fraction) : "-");
+        columns[col++].cells.push_back(ranked && ranked->rank ? std::to_string(ranked->rank) : "-");
         const auto* m = i < run.measurements.size() && run.measurements[i] ? &*run.measurements[i] : nullptr;
         if (measured) {
             const bool timed = m && m->measurement;
             columns[col++].cells.push_back(timed ? fmt::format("{:.2f}", 1e6 * m->measurement->time.median) : "-");
             columns[col++].cells.push_back(timed ? fmt::format("{:.1f}%", 100 * m->measurement->time.median_noise) : "-");
             columns[col++].cells.push_back(timed ? fmt::format("{:.0f}", m->measurement->sm_clock_mhz) : "-");
+            const auto fraction = run.ranking ? run.ranking->variants[i].roofline_fraction : std::nullopt;
+            columns[col++].cells.push_back(fraction ? fmt::format("{:.0f}%", 100 * *fraction) : "-");
         }
         columns[col++].cells.push_back(m && m->status != "ok"
                                            ? fmt::format("{}: {}", m->status, m->error.substr(0, 70))
@@ -119,6 +125,42 @@ std::string compile_table(const TuningRun& run)
     return out;
 }
 
+namespace {
+
+std::string winner_summary(const TuningRun& run)
+{
+    if (!run.ranking)
+        return {};
+    const ProblemRanking& r = *run.ranking;
+    std::string text;
+    if (r.roofline)
+        text += fmt::format("\nproblem {}: {:.3g} GFLOP, {:.3g} MB, {:.3g} flop/byte: {}-bound (ridge {:.3g} flop/byte, "
+                            "ceilings from {})",
+                            run.problem.to_string(), r.flops / 1e9, r.bytes / 1e6, r.flops / r.bytes,
+                            r.roofline->compute_bound ? "compute" : "memory", r.roofline->ridge, r.ceilings->source);
+    else
+        text += fmt::format("\nproblem {}: {:.3g} GFLOP, {:.3g} MB; no ceilings for {} (--device names a device)",
+                            run.problem.to_string(), r.flops / 1e9, r.bytes / 1e6, run.arch);
+    if (!r.winner)
+        return text + "\nno winner: no variant can run";
+    const RankedVariant& w = r.variants[*r.winner];
+    const Variant& v = run.variants[*r.winner];
+    if (r.measured)
+        text += fmt::format("\nwinner, measured: #{} {}{}", v.index, v.key(),
+                            w.roofline_fraction ? fmt::format(" at {:.0f}% of the roof", 100 * *w.roofline_fraction) : "");
+    else
+        text += fmt::format("\nwinner, predicted (nothing measured): #{} {} at {:.0f}% of the roof by the model",
+                            v.index, v.key(), 100 * w.predicted_fraction);
+    if (!w.diagnosis.empty())
+        text += "; " + w.diagnosis.front();
+    if (r.measured && r.measured_winner_predicted_rank)
+        text += fmt::format("\nthe model ranked the measured winner {}{}", *r.measured_winner_predicted_rank,
+                            r.spearman ? fmt::format(" (Spearman {:.2f} over the measured variants)", *r.spearman) : "");
+    return text;
+}
+
+} // namespace
+
 std::string compile_summary(const TuningRun& run)
 {
     std::size_t ok = 0, cached = 0;
@@ -148,9 +190,10 @@ std::string compile_summary(const TuningRun& run)
                                run.device->compute_capability, counts.empty() ? "nothing runnable" : counts);
     }
     return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
-                       "{} from cache, {:.1f} s with {}{}{}{}",
+                       "{} from cache, {:.1f} s with {}{}{}{}{}",
                        run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device, measured);
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device, measured,
+                       winner_summary(run));
 }
 
 } // namespace autotune

@@ -60,8 +60,27 @@ json measurement_json(const VariantMeasurement& m)
     return out;
 }
 
+json ranked_json(const RankedVariant* r)
+{
+    if (r == nullptr || !r->predicted)
+        return json{{"gflops", nullptr}, {"gbps", nullptr}, {"roofline_fraction", nullptr},
+                    {"predicted_fraction", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
+                    {"predicted_rank", nullptr}};
+    const ModelFactors& f = r->factors;
+    return json{{"gflops", optional_value(r->gflops)},
+                {"gbps", optional_value(r->gbps)},
+                {"roofline_fraction", optional_value(r->roofline_fraction)},
+                {"predicted_fraction", r->predicted_fraction},
+                {"model_factors",
+                 {{"occupancy", f.occupancy}, {"spills", f.spills}, {"waves", f.waves}, {"vectors", f.vectors},
+                  {"issue", f.issue}}},
+                {"diagnosis", r->diagnosis},
+                {"rank", r->rank ? json(r->rank) : json(nullptr)},
+                {"predicted_rank", r->predicted_rank ? json(r->predicted_rank) : json(nullptr)}};
+}
+
 json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted,
-                  const std::optional<VariantMeasurement>& measured)
+                  const std::optional<VariantMeasurement>& measured, const RankedVariant* ranked)
 {
     const bool ok = compiled.status == CompileStatus::ok;
     const ResourceUsage& r = compiled.resources;
@@ -107,6 +126,9 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"prediction_error", predicted.error.empty() ? json(nullptr) : json(predicted.error)},
         {"measurement", measured ? measurement_json(*measured) : json(nullptr)},
     };
+    const json rank_fields = ranked_json(ranked); // a named object: items() would dangle on a temporary
+    for (const auto& [key, value] : rank_fields.items())
+        v[key] = value;
     if (predicted.prediction && predicted.prediction->launch_bound) {
         const LaunchBoundCap& cap = *predicted.prediction->launch_bound;
         v["launch_bound_cap"] = {{"computed", cap.register_cap},
@@ -131,6 +153,47 @@ json device_json(const GpuDevice& d)
 
 } // namespace
 
+// The problem's roofline figures, its winner and how well the model ranked it.
+json problem_json(const TuningRun& run)
+{
+    json variables = json::object();
+    for (const auto& [name, value] : run.problem.values)
+        variables[name] = value;
+    json p{{"variables", variables}};
+    if (!run.ranking)
+        return p;
+    const ProblemRanking& r = *run.ranking;
+    p["flops"] = r.flops;
+    p["bytes"] = r.bytes;
+    p["intensity"] = r.flops / r.bytes;
+    p["ridge"] = r.roofline ? json(r.roofline->ridge) : json(nullptr);
+    p["bound"] = r.roofline ? json(r.roofline->compute_bound ? "compute" : "memory") : json(nullptr);
+    p["ceilings"] = r.ceilings ? json{{"compute_gflops", r.ceilings->compute_gflops},
+                                      {"bandwidth_gbs", r.ceilings->bandwidth_gbs},
+                                      {"clock_mhz", r.ceilings->clock_mhz},
+                                      {"source", r.ceilings->source}}
+                               : json(nullptr);
+    p["measured"] = r.measured;
+    if (r.winner) {
+        const Variant& v = run.variants[*r.winner];
+        const RankedVariant& w = r.variants[*r.winner];
+        p["winner"] = {{"index", v.index},
+                       {"params", named_values(v.parameters)},
+                       {"basis", r.measured ? "measured" : "predicted"},
+                       {"roofline_fraction", optional_value(w.roofline_fraction)},
+                       {"predicted_fraction", w.predicted_fraction}};
+    } else {
+        p["winner"] = nullptr;
+    }
+    p["prediction_quality"] =
+        r.measured ? json{{"spearman", optional_value(r.spearman)},
+                          {"measured_winner_predicted_rank", optional_value(r.measured_winner_predicted_rank)},
+                          {"measured_winner_in_predicted_top10",
+                           r.measured_winner_predicted_rank && *r.measured_winner_predicted_rank <= 10}}
+                   : json(nullptr);
+    return p;
+}
+
 json results_json(const TuningRun& run)
 {
     json removals = json::array();
@@ -143,7 +206,8 @@ json results_json(const TuningRun& run)
     for (std::size_t i = 0; i < run.variants.size(); ++i)
         variants.push_back(variant_json(run.variants[i], run.compiled[i],
                                         i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{},
-                                        i < run.measurements.size() ? run.measurements[i] : std::nullopt));
+                                        i < run.measurements.size() ? run.measurements[i] : std::nullopt,
+                                        run.ranking ? &run.ranking->variants[i] : nullptr));
     bool measured = false;
     for (const auto& m : run.measurements)
         measured = measured || (m && m->status == "ok");
@@ -169,6 +233,7 @@ json results_json(const TuningRun& run)
           {"valid", run.variants.size()},
           {"removed", removals}}},
         {"compile_seconds", run.seconds},
+        {"problems", json::array({problem_json(run)})},
         {"variants", variants},
     };
 }

@@ -7,6 +7,7 @@
 #include "measure/gpu_devices.hpp"
 #include "measure/measure_variants.hpp"
 #include "predict/variant_prediction.hpp"
+#include "rank/rank_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
@@ -35,6 +36,7 @@ struct TuningRun {
     std::optional<GpuDevice> device;            // the GPU that measured, if any
     std::string not_measured;                   // why nothing was measured (empty when measured)
     std::vector<std::optional<VariantMeasurement>> measurements; // [i] belongs to variants[i]
+    std::optional<ProblemRanking> ranking;      // the rank stage's view of the problem
     double seconds = 0;                     // wall time of the compile stage
 };
 

@@ -2,6 +2,8 @@
 // (kernels/*.toml for the built-in kernels, any path for `autotune run SPEC`).
 #pragma once
 
+#include "spec/precision.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -61,6 +63,7 @@ struct LaunchGeometry {
 struct CostModel {
     std::string flops; // floating-point operations of one launch, an expression
     std::string bytes; // minimum bytes moved: each input read once, each output written once
+    Precision precision = Precision::fp32; // the compute roof the flops run against
 };
 
 // Which parameters carry the register policy (see DESIGN.md, "Register policy").

@@ -275,6 +275,11 @@ void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelS
     const toml::table& cost = reader.table(root, "cost", true);
     spec.cost.flops = reader.string(cost, "flops", true);
     spec.cost.bytes = reader.string(cost, "bytes", true);
+    try {
+        spec.cost.precision = parse_precision(reader.string(cost, "precision", false, "fp32"));
+    } catch (const std::invalid_argument& e) {
+        reader.fail(cost.get("precision"), std::string("[cost] ") + e.what());
+    }
 }
 
 void read_register_policy(const Reader& reader, const toml::table& root, KernelSpec& spec)
@@ -380,8 +385,13 @@ void validate_spec(const KernelSpec& spec)
     for (std::size_t i = 0; i < spec.launch.block.size(); ++i)
         Expression(spec.launch.block[i], fmt::format("launch.block[{}]", i), scope);
     Expression(spec.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes", scope);
-    Expression(spec.cost.flops, "cost.flops", scope);
-    Expression(spec.cost.bytes, "cost.bytes", scope);
+    // The cost model is the problem's, not a variant's: every variant does the same work.
+    std::vector<std::string> problem_names;
+    for (const auto& v : spec.problem)
+        problem_names.push_back(v.name);
+    ExpressionScope problem_scope(problem_names);
+    Expression(spec.cost.flops, "cost.flops (problem variables only)", problem_scope);
+    Expression(spec.cost.bytes, "cost.bytes (problem variables only)", problem_scope);
     for (const auto& argument : spec.arguments)
         Expression(argument.kind == ArgumentKind::buffer ? argument.size : argument.value,
                    "argument " + argument.name, scope);

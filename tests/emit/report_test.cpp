@@ -1,0 +1,100 @@
+// The report's SVG roofline and Markdown, from hand-made results documents.
+#include "emit/markdown_report.hpp"
+#include "emit/roofline_svg.hpp"
+
+#include "support/test_support.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// A measured GEMM-like problem with five ranked variants and one wrong result.
+json measured_results(double flops)
+{
+    json variants = json::array();
+    for (int i = 0; i < 6; ++i) {
+        const bool wrong = i == 5;
+        const double seconds = 1e-3 * (1 + i);
+        variants.push_back({{"index", 100 + i},
+                            {"params", {{"BM", 64 * (i + 1)}}},
+                            {"status", wrong ? "wrong_result" : "ok"},
+                            {"registers", 64 + i},
+                            {"occupancy", {{"fraction", 0.5}}},
+                            {"measurement", {{"time_seconds", {{"median", seconds}}}}},
+                            {"gflops", wrong ? json(nullptr) : json(flops / seconds / 1e9)},
+                            {"gbps", wrong ? json(nullptr) : json(1e9 / seconds / 1e9)},
+                            {"roofline_fraction", wrong ? json(nullptr) : json(0.8 / (1 + i))},
+                            {"predicted_fraction", 0.9 - 0.1 * i},
+                            {"diagnosis", i == 0 ? json::array({"spills: 8 bytes stored and 8 loaded per thread through local memory"}) : json::array()},
+                            {"rank", wrong ? json(nullptr) : json(i + 1)}});
+    }
+    return {{"kernel", "gemm"},
+            {"arch", "sm_90"},
+            {"device", {{"name", "NVIDIA H200"}}},
+            {"roofline_device", nullptr},
+            {"problems",
+             json::array({{{"variables", {{"M", 1024}, {"N", 1024}, {"K", 1024}}},
+                           {"flops", flops},
+                           {"bytes", 1e9},
+                           {"intensity", flops / 1e9},
+                           {"ridge", 20.0},
+                           {"bound", flops / 1e9 >= 20 ? "compute" : "memory"},
+                           {"ceilings", {{"compute_gflops", 60e3}, {"bandwidth_gbs", 3e3}, {"clock_mhz", 1980}, {"source", "test"}}},
+                           {"measured", true},
+                           {"winner", {{"index", 100}}},
+                           {"prediction_quality", {{"spearman", 1.0}, {"measured_winner_predicted_rank", 1}, {"measured_winner_in_predicted_top10", true}}}}})},
+            {"variants", variants}};
+}
+
+bool well_formed_xml(const std::string& svg)
+{
+    test::TempDir dir;
+    std::ofstream(dir.path() / "plot.svg") << svg;
+    return test::run_command("python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' " +
+                             (dir.path() / "plot.svg").string()).exit_code == 0;
+}
+
+TEST(RooflineSvg, IsWellFormedAndShowsEveryRankedVariantAndTheWinner)
+{
+    for (double flops : {1e11, 0.0}) { // the roofline view, and the bandwidth view of a kernel without flops
+        const std::string svg = roofline_svg(measured_results(flops));
+        EXPECT_TRUE(well_formed_xml(svg)) << svg;
+        for (int i = 0; i < 5; ++i)
+            EXPECT_THAT(svg, HasSubstr(fmt::format("#{}", 100 + i)));
+        EXPECT_THAT(svg, ::testing::Not(HasSubstr("#105"))); // the wrong result is not ranked, not drawn
+        EXPECT_THAT(svg, HasSubstr("winner #100"));
+        EXPECT_THAT(svg, HasSubstr(flops > 0 ? "operational intensity (flop/byte)" : "achieved bandwidth (GB/s"));
+        EXPECT_THAT(svg, HasSubstr(flops > 0 ? "performance (GFLOP/s)" : "bandwidth roof 3000 GB/s"));
+    }
+    EXPECT_THAT(roofline_svg(measured_results(1e11)), HasSubstr("ridge 20 flop/byte"));
+}
+
+TEST(RooflineSvg, RefusesResultsWithoutCeilings)
+{
+    json results = measured_results(1e11);
+    results["problems"][0]["ceilings"] = nullptr;
+    EXPECT_THAT([&] { (void)roofline_svg(results); },
+                ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("no ceilings")));
+}
+
+TEST(MarkdownReport, NamesTheWinnerItsDiagnosisTheTopVariantsAndThePredictionQuality)
+{
+    const std::string md = markdown_report_section(measured_results(1e11), "plot.svg", 3);
+    EXPECT_THAT(md, HasSubstr("## gemm on NVIDIA H200 (sm_90)"));
+    EXPECT_THAT(md, HasSubstr("**Winner** (measured): #100 `BM=64`"));
+    EXPECT_THAT(md, HasSubstr("- spills: 8 bytes stored"));
+    EXPECT_THAT(md, HasSubstr("![roofline](plot.svg)"));
+    EXPECT_THAT(md, HasSubstr("Top 3 of 5 ranked variants"));
+    EXPECT_EQ(std::count(md.begin(), md.end(), '\n') > 10, true);
+    EXPECT_THAT(md, HasSubstr("the model ranked the measured winner 1 (in its top 10)"));
+    EXPECT_THAT(md, HasSubstr("5 ok, 1 wrong_result"));
+}
+
+} // namespace

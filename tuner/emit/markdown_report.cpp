@@ -1,0 +1,121 @@
+#include "emit/markdown_report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <vector>
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string params_text(const json& params)
+{
+    std::string text;
+    for (const auto& [name, value] : params.items())
+        text += fmt::format("{}{}={}", text.empty() ? "" : " ", name, value.get<std::int64_t>());
+    return text;
+}
+
+std::string number_or_dash(const json& value, const char* format, double scale = 1)
+{
+    return value.is_null() ? "–" : fmt::format(fmt::runtime(format), value.get<double>() * scale);
+}
+
+} // namespace
+
+std::string markdown_report_section(const json& results, const std::string& svg_name, std::size_t top)
+{
+    const json& problem = results.at("problems").at(0);
+    const bool measured = problem.value("measured", false);
+    std::string md = fmt::format("## {} on {}\n\n", results.at("kernel").get<std::string>(),
+                                 results.at("device").is_null() ? results.at("arch").get<std::string>() + ", not measured"
+                                                                : results.at("device").at("name").get<std::string>() +
+                                                                      " (" + results.at("arch").get<std::string>() + ")");
+    if (!measured)
+        md += fmt::format("**Nothing was measured** ({}): every figure below is the model's prediction.\n\n",
+                          results.value("not_measured", json()).is_null() ? "compile-only run"
+                              : results.at("not_measured").get<std::string>());
+    std::string variables;
+    for (const auto& [name, value] : problem.at("variables").items())
+        variables += fmt::format("{}{} = {}", variables.empty() ? "" : ", ", name, value.get<std::int64_t>());
+    md += fmt::format("Problem {}: {:.4g} GFLOP, {:.4g} MB moved at least, {:.3g} flop/byte", variables,
+                      problem.at("flops").get<double>() / 1e9, problem.at("bytes").get<double>() / 1e6,
+                      problem.at("intensity").get<double>());
+    if (!problem.at("ceilings").is_null())
+        md += fmt::format("; ridge {:.3g} flop/byte, so **{}-bound**. Ceilings: {:.0f} GFLOP/s and {:.0f} GB/s at "
+                          "{:.0f} MHz ({}).\n\n",
+                          problem.at("ridge").get<double>(), problem.at("bound").get<std::string>(),
+                          problem.at("ceilings").at("compute_gflops").get<double>(),
+                          problem.at("ceilings").at("bandwidth_gbs").get<double>(),
+                          problem.at("ceilings").at("clock_mhz").get<double>(),
+                          problem.at("ceilings").at("source").get<std::string>());
+    else
+        md += "; no ceilings are known for this architecture.\n\n";
+    if (!svg_name.empty())
+        md += fmt::format("![roofline]({})\n\n", svg_name);
+
+    std::vector<const json*> ranked;
+    std::map<std::string, std::size_t> statuses;
+    for (const auto& v : results.at("variants")) {
+        ++statuses[v.at("status").get<std::string>()];
+        if (!v.value("rank", json()).is_null())
+            ranked.push_back(&v);
+    }
+    std::sort(ranked.begin(), ranked.end(),
+              [](const json* a, const json* b) { return a->at("rank").get<std::size_t>() < b->at("rank").get<std::size_t>(); });
+    if (!ranked.empty()) {
+        const json& w = *ranked.front();
+        md += fmt::format("**Winner** ({}): #{} `{}`", measured ? "measured" : "predicted", w.at("index").get<std::size_t>(),
+                          params_text(w.at("params")));
+        md += measured ? fmt::format(" — {} µs, {} of the roof.\n\n",
+                                     number_or_dash(w.at("measurement").at("time_seconds").at("median"), "{:.1f}", 1e6),
+                                     number_or_dash(w.at("roofline_fraction"), "{:.0f}%", 100))
+                       : fmt::format(" — {:.0f}% of the roof by the model.\n\n", 100 * w.at("predicted_fraction").get<double>());
+        md += w.at("diagnosis").empty() ? "Diagnosis: nothing holds it below the roof that the tuner can see.\n\n"
+                                        : "Diagnosis, cheapest ceiling first:\n\n";
+        for (const auto& d : w.at("diagnosis"))
+            md += fmt::format("- {}\n", d.get<std::string>());
+        md += "\n";
+    }
+
+    md += fmt::format("Top {} of {} ranked variants:\n\n", std::min(top, ranked.size()), ranked.size());
+    md += measured ? "| rank | # | parameters | regs | occupancy | median µs | GFLOP/s | GB/s | roof | model | diagnosis |\n"
+                     "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+                   : "| rank | # | parameters | regs | occupancy | model | diagnosis |\n|---:|---:|---|---:|---:|---:|---|\n";
+    for (std::size_t k = 0; k < std::min(top, ranked.size()); ++k) {
+        const json& v = *ranked[k];
+        const std::string first = v.at("diagnosis").empty() ? "" : v.at("diagnosis").at(0).get<std::string>();
+        const std::string occupancy = v.at("occupancy").is_null() ? "–"
+            : fmt::format("{:.0f}%", 100 * v.at("occupancy").at("fraction").get<double>());
+        if (measured)
+            md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} | {:.0f}% | {} |\n", k + 1,
+                              v.at("index").get<std::size_t>(), params_text(v.at("params")), v.at("registers").get<int>(),
+                              occupancy, number_or_dash(v.at("measurement").at("time_seconds").at("median"), "{:.1f}", 1e6),
+                              number_or_dash(v.at("gflops"), "{:.0f}"), number_or_dash(v.at("gbps"), "{:.0f}"),
+                              number_or_dash(v.at("roofline_fraction"), "{:.0f}%", 100),
+                              100 * v.at("predicted_fraction").get<double>(), first);
+        else
+            md += fmt::format("| {} | {} | `{}` | {} | {} | {:.0f}% | {} |\n", k + 1, v.at("index").get<std::size_t>(),
+                              params_text(v.at("params")), v.at("registers").get<int>(), occupancy,
+                              100 * v.at("predicted_fraction").get<double>(), first);
+    }
+    md += "\n";
+    if (measured && !problem.at("prediction_quality").is_null()) {
+        const json& q = problem.at("prediction_quality");
+        md += fmt::format("Prediction quality: the model ranked the measured winner {}{}; Spearman correlation of the "
+                          "model with the measurements {}.\n\n",
+                          q.at("measured_winner_predicted_rank").is_null() ? std::string("–")
+                              : std::to_string(q.at("measured_winner_predicted_rank").get<std::size_t>()),
+                          q.at("measured_winner_in_predicted_top10").get<bool>() ? " (in its top 10)" : " (outside its top 10)",
+                          number_or_dash(q.at("spearman"), "{:.2f}"));
+    }
+    std::string counts;
+    for (const auto& [status, count] : statuses)
+        counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, status);
+    md += fmt::format("Variants by status: {}.\n\n", counts);
+    return md;
+}
+
+} // namespace autotune

@@ -1,0 +1,65 @@
+// The rank stage for one problem: every variant's figures against the roofline
+// (achieved GFLOP/s and GB/s, fraction of the roof), its diagnosis, its place in the
+// measured ranking and in the model's, the winner, and how well the model ranked what
+// was measured.
+#pragma once
+
+#include "compile/compiled_variant.hpp"
+#include "measure/measure_variants.hpp"
+#include "predict/variant_prediction.hpp"
+#include "rank/performance_model.hpp"
+#include "rank/roofline.hpp"
+#include "space/variant.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+struct RankInputs {
+    const KernelSpec* spec = nullptr;
+    const Problem* problem = nullptr;
+    const std::vector<Variant>* variants = nullptr;
+    const std::vector<CompiledVariant>* compiled = nullptr;
+    const std::vector<PredictionOutcome>* predictions = nullptr;
+    const std::vector<std::optional<VariantMeasurement>>* measurements = nullptr; // may be empty
+    std::optional<Ceilings> ceilings; // none: no roofline for this arch (figures stay relative)
+    int sms = 0;                      // of the device the figures are for
+};
+
+struct RankedVariant {
+    bool predicted = false;              // has a model figure (compiled and fits an SM)
+    bool measured = false;               // verified and timed
+    std::optional<double> gflops;        // measured
+    std::optional<double> gbps;          // measured
+    std::optional<double> roofline_fraction; // measured, against the roof at the run's clock
+    double predicted_fraction = 0;       // the model's
+    ModelFactors factors;
+    std::vector<std::string> diagnosis;
+    std::size_t rank = 0;                // 1-based in the ranking the winner comes from; 0: not ranked
+    std::size_t predicted_rank = 0;      // 1-based in the model's ranking; 0: not predicted
+};
+
+struct ProblemRanking {
+    double flops = 0;
+    double bytes = 0;
+    std::optional<ProblemRoofline> roofline;
+    std::optional<Ceilings> ceilings;
+    bool measured = false;               // the ranking (and the winner) come from measurements
+    std::vector<RankedVariant> variants; // [i] belongs to variants[i]
+    std::optional<std::size_t> winner;   // index into variants
+    std::optional<double> spearman;      // model vs measurement, over the measured variants
+    std::optional<std::size_t> measured_winner_predicted_rank;
+};
+
+// Throws ExpressionError naming cost.flops or cost.bytes when they cannot be evaluated.
+[[nodiscard]] ProblemRanking rank_problem(const RankInputs& inputs);
+
+// Spearman's rank correlation of two equally long series (ties get average ranks);
+// nullopt with fewer than 3 pairs or a constant series.
+[[nodiscard]] std::optional<double> spearman_correlation(const std::vector<double>& a, const std::vector<double>& b);
+
+} // namespace autotune
