@@ -159,3 +159,15 @@ TEST_F(SpecFile, NamesMayNotCollideAcrossProblemParametersAndDerivedValues)
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(SpecFile, TheCostModelMayUseProblemVariablesOnly)
+{
+    EXPECT_THAT(error_of(write_changed("flops = \"N\"", "flops = \"N * UNROLL\"")),
+                AllOf(HasSubstr("cost.flops (problem variables only)"), HasSubstr("'UNROLL'")));
+    EXPECT_THAT(error_of(write_changed("bytes = \"8 * N\"", "bytes = \"8 * N\"\nprecision = \"fp8\"")),
+                HasSubstr("[cost] precision 'fp8' is not one of"));
+}
+
+} // namespace
