@@ -18,6 +18,8 @@ int archs_command(const Arguments& args);                                    // 
 int devices_command(const Arguments& args);                                  // autotune devices
 int report_command(const Arguments& args);                                   // autotune report RESULTS...
 int roofline_command(const Arguments& args);                                 // autotune roofline
+int compare_command(const Arguments& args);                                  // autotune compare BASE NEW
+int header_command(const Arguments& args);                                   // autotune header RESULTS... -o FILE
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
 
 } // namespace autotune::cli

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compile_variants.hpp"
+#include "emit/results_reader.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "util/project_paths.hpp"
@@ -24,50 +25,21 @@ using json = nlohmann::ordered_json;
 namespace autotune::cli {
 namespace {
 
-json read_results(const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw UsageError(fmt::format("results file '{}' not found", path));
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw UsageError(fmt::format("results file '{}' is not valid JSON: {}", path, e.what()));
-    }
-}
-
 struct TunedVariants {
-    KernelSpec spec;
-    Problem problem;
-    ArchTarget arch;
+    ResultsContext context;
     std::vector<Variant> variants; // the ok variants checked, in the results' order
     std::vector<json> records;     // their records in the results file
 };
 
 TunedVariants select_variants(const json& results, const std::string& path, std::size_t limit)
 {
-    if (!results.contains("spec") || !results.contains("variants") || !results.contains("problem"))
-        throw UsageError(fmt::format("{}: not an autotune results file (needs spec, problem, variants)", path));
-    const std::filesystem::path spec_path = results.at("spec").get<std::string>();
-    TunedVariants tuned{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {},
-                        require_compilable_arch(results.at("arch").get<std::string>()), {}, {}};
-    std::vector<std::pair<std::string, std::int64_t>> values;
-    for (const auto& [name, value] : results.at("problem").items())
-        values.emplace_back(name, value.get<std::int64_t>());
-    tuned.problem = resolve_problem(tuned.spec, values);
-    const Space space = enumerate_space(tuned.spec, tuned.problem, SpaceSelection::full);
+    TunedVariants tuned{results_context(results, path), {}, {}};
     for (const auto& record : results.at("variants")) {
         if (tuned.variants.size() >= limit)
             break;
-        if (record.at("status") != "ok")
+        if (record.at("status") != "ok" || record.at("sass_sha256").is_null())
             continue;
-        const auto index = record.at("index").get<std::size_t>();
-        auto it = std::find_if(space.variants.begin(), space.variants.end(),
-                               [index](const Variant& v) { return v.index == index; });
-        if (it == space.variants.end())
-            throw UsageError(fmt::format("{}: variant {} is not in the spec's space any more (was the spec edited?)",
-                                         path, index));
-        tuned.variants.push_back(*it);
+        tuned.variants.push_back(variant_of_record(tuned.context, record, path));
         tuned.records.push_back(record);
     }
     return tuned;
@@ -126,7 +98,13 @@ int fidelity_command(const Arguments& args)
     if (results_path.empty())
         throw UsageError("autotune fidelity needs a results file, e.g. results/sm_90/gemm.json");
 
-    const TunedVariants tuned = select_variants(read_results(results_path), results_path, limit);
+    const TunedVariants tuned = [&] {
+        try {
+            return select_variants(read_results_file(results_path), results_path, limit);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }();
     const auto builds = consumer_builds(nvcc_flags, vm.count("nvcc-flags") != 0);
     json report_builds = json::array();
     std::size_t identical_in_last = 0;
@@ -141,7 +119,8 @@ int fidelity_command(const Arguments& args)
         settings.nvcc = default_nvcc();
         settings.project_root = project_root();
         settings.cache_dir = default_cache_dir();
-        const auto rebuilt = compile_variants(tuned.spec, tuned.problem, tuned.variants, tuned.arch, settings);
+        const auto rebuilt = compile_variants(tuned.context.spec, tuned.context.problem, tuned.variants,
+                                              tuned.context.arch, settings);
 
         json rows = json::array();
         std::size_t identical = 0, same_registers = 0;

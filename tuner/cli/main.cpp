@@ -28,7 +28,10 @@ Inspect:
                                                    what-if occupancy calculator
   autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
   autotune report RESULTS... [-o DIR]              Markdown report and roofline SVGs
+  autotune header RESULTS... -o FILE               the tuned header other builds include
   autotune roofline [--device N]                   measure a GPU's ceilings (bandwidth, fp32 FMA)
+  autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]
+                                                   compare two results, exit 1 on a regression
 
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
 2 bad usage or bad input.
@@ -55,6 +58,8 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "devices") return devices_command(rest);
     if (command == "report") return report_command(rest);
     if (command == "roofline") return roofline_command(rest);
+    if (command == "compare") return compare_command(rest);
+    if (command == "header") return header_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "

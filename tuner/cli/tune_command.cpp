@@ -5,6 +5,7 @@
 #include "arch/arch_target.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/header_generation.hpp"
 #include "cli/progress_line.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compile_variants.hpp"
@@ -24,6 +25,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <charconv>
+#include <ctime>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -41,6 +43,7 @@ struct TuneOptions {
     std::string nvcc_flags;
     std::string device;
     std::string variants; // comma-separated indices: tune only these
+    std::string header;   // write the tuned header here after the run
     std::string cache;
     std::string out = "results";
     unsigned jobs = 0;
@@ -63,6 +66,7 @@ po::options_description tune_options(TuneOptions& o)
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
         ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
+        ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
         ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
@@ -121,6 +125,14 @@ std::vector<Variant> select_variants(const std::vector<Variant>& all, const std:
         throw UsageError(fmt::format("--variants: {} is not a valid variant of this space (see the # column of "
                                      "autotune <kernel> --compile-only, or --space full)", *wanted.begin()));
     return chosen;
+}
+
+std::string utc_date()
+{
+    const std::time_t now = std::time(nullptr);
+    char text[16];
+    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+    return text;
 }
 
 std::filesystem::path own_executable()
@@ -230,6 +242,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     run.spec_path = portable_path(spec.spec_path, settings.project_root);
     run.arch = arch.name();
     run.nvrtc_version = nvrtc_version();
+    run.created = utc_date();
     run.roofline_device = device;
     run.roofline_device_named = !o.device.empty();
     run.compiler = settings.compiler;
@@ -262,6 +275,20 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     } else {
         std::cout << compile_table(run) << "\n" << compile_summary(run) << "\n";
         std::cout << "results: " << path.string() << "\n";
+    }
+    if (!o.header.empty()) {
+        // Every architecture tuned so far for this kernel goes into the header.
+        std::vector<std::string> inputs;
+        for (const auto& entry : std::filesystem::directory_iterator(o.out))
+            if (const auto file = entry.path() / (spec.name + ".json"); entry.is_directory() && std::filesystem::exists(file))
+                inputs.push_back(file.string());
+        std::sort(inputs.begin(), inputs.end());
+        const HeaderOutcome outcome = generate_tuned_header(inputs, o.header, true);
+        for (const auto& line : outcome.mismatches)
+            std::cerr << "autotune: mismatch: " << line << "\n";
+        if (!o.json)
+            std::cout << fmt::format("header: {} ({} tuned configurations from {} results files)\n", o.header,
+                                     outcome.entries, inputs.size());
     }
     if (!run.not_measured.empty())
         std::cerr << "autotune: nothing was measured: " << run.not_measured << "; compiled and predicted only\n";

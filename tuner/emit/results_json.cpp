@@ -216,6 +216,7 @@ json results_json(const TuningRun& run)
         {"spec", run.spec_path},
         {"arch", run.arch},
         {"nvrtc_version", run.nvrtc_version},
+        {"created", run.created},
         {"compiler", to_string(run.compiler)},
         {"device", run.device ? device_json(*run.device) : json(nullptr)},
         {"measured", measured},

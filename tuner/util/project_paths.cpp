@@ -9,6 +9,14 @@ std::filesystem::path project_root()
 {
     if (const char* home = std::getenv("AUTOTUNE_HOME"); home && *home)
         return std::filesystem::weakly_canonical(home);
+    // An installed autotune keeps kernels/ and templates/ in <prefix>/share/autotune.
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "share" / "autotune";
+        if (std::filesystem::is_directory(installed / "kernels"))
+            return installed;
+    }
     return std::filesystem::weakly_canonical(AUTOTUNE_SOURCE_DIR);
 }
 

@@ -1,0 +1,137 @@
+// autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]: the winners of
+// two results files or directories of results, problem by problem, judged against the
+// recorded noise (tuner/rank/compare_results.hpp has the rule). Exit 1 when any problem
+// got slower, so that a nightly job fails on a regression; 2 on bad input.
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "rank/compare_results.hpp"
+#include "util/atomic_file.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace autotune::cli {
+namespace {
+
+std::string one_line(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    std::replace(text.begin(), text.end(), '\r', ' ');
+    return text;
+}
+
+ResultsDocument read_document(const fs::path& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw UsageError(fmt::format("cannot read results file '{}'", path.string()));
+    ResultsDocument d{path.string(), {}};
+    try {
+        d.document = json::parse(in);
+    } catch (const json::exception& e) {
+        throw UsageError(one_line(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what())));
+    }
+    return d;
+}
+
+// results/<arch>/<kernel>.json anywhere under `dir`: a .json file in a directory named
+// like an architecture (sm_90, sm_90a, sm_100f). Other JSON (devices/*.json) and the
+// measurement journals (*.journal.jsonl) are not results files.
+std::vector<fs::path> results_files_under(const fs::path& dir)
+{
+    static const std::regex arch_dir("sm_[0-9]+[a-z]?");
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied)) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".json")
+            continue;
+        if (std::regex_match(entry.path().parent_path().filename().string(), arch_dir))
+            files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::vector<ResultsDocument> read_side(const std::string& path, const char* role)
+{
+    std::error_code error;
+    const auto status = fs::status(path, error);
+    if (!fs::exists(status))
+        throw UsageError(fmt::format("{} '{}' not found", role, path));
+    std::vector<ResultsDocument> documents;
+    if (fs::is_directory(status)) {
+        for (const auto& file : results_files_under(path))
+            documents.push_back(read_document(file));
+        if (documents.empty())
+            throw UsageError(fmt::format("no results files (<arch>/<kernel>.json) under {} directory '{}'", role, path));
+    } else {
+        documents.push_back(read_document(path));
+    }
+    for (const auto& d : documents)
+        check_results_document(d.document, d.source);
+    return documents;
+}
+
+} // namespace
+
+int compare_command(const Arguments& args)
+{
+    std::vector<std::string> sides;
+    double threshold = 5;
+    bool as_json = false;
+    std::string markdown;
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")
+        ("threshold", po::value(&threshold)->default_value(5),
+         "PCT: a change smaller than this is never slower or faster (default 5)")
+        ("json", po::bool_switch(&as_json), "print JSON")
+        ("markdown", po::value(&markdown), "FILE: also write a Markdown summary for a CI job page");
+    po::options_description all;
+    all.add(options).add_options()("sides", po::value(&sides)->composing());
+    po::positional_options_description positions;
+    positions.add("sides", 2);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]\n\n"
+                     "BASE and NEW are results files or directories searched for <arch>/<kernel>.json.\n"
+                     "Per problem, the winners' measured medians are compared: slower (or faster) when the\n"
+                     "change is beyond the threshold and beyond 3 sigma of the recorded noise, same when\n"
+                     "within the threshold, ambiguous when beyond the threshold but inside the noise.\n"
+                     "Exit 1 when anything is slower.\n\n"
+                  << options;
+        return exit_ok;
+    }
+    po::notify(vm);
+    if (sides.size() != 2)
+        throw UsageError("autotune compare needs BASE and NEW, each a results file or a directory of results");
+    if (!std::isfinite(threshold) || threshold <= 0)
+        throw UsageError(fmt::format("--threshold {} is not a positive percentage", threshold));
+
+    Comparison comparison;
+    try {
+        const auto base = read_side(sides[0], "BASE");
+        const auto next = read_side(sides[1], "NEW");
+        comparison = compare_results(base, next, threshold / 100);
+    } catch (const CompareInputError& e) {
+        throw UsageError(one_line(e.what()));
+    }
+    if (!markdown.empty())
+        write_file_atomically(markdown, comparison_markdown(comparison));
+    if (as_json)
+        std::cout << comparison_json(comparison).dump(2) << "\n";
+    else
+        std::cout << comparison_table(comparison) << (markdown.empty() ? "" : "markdown: " + markdown + "\n");
+    return comparison.regressions() ? exit_failed : exit_ok;
+}
+
+} // namespace autotune::cli

@@ -1,0 +1,85 @@
+#include "cli/header_generation.hpp"
+
+#include "cli/cli_error.hpp"
+#include "compile/compile_cache.hpp"
+#include "compile/compile_variants.hpp"
+#include "emit/results_reader.hpp"
+#include "emit/tuned_header.hpp"
+#include "util/atomic_file.hpp"
+#include "util/project_paths.hpp"
+
+#include <fmt/format.h>
+
+namespace autotune::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Rebuilds the winner of `entry` with nvcc as a consumer build does and says how it
+// compares with the tuned variant; appends a note to the entry.
+void check_with_nvcc(HeaderEntry& entry, const json& results, const std::string& path, std::vector<std::string>& mismatches)
+{
+    const ResultsContext context = results_context(results, path);
+    const json* record = nullptr;
+    for (const auto& v : results.at("variants")) {
+        NamedValues values;
+        for (const auto& [name, value] : v.at("params").items())
+            values.emplace_back(name, value.get<std::int64_t>());
+        if (values == entry.values)
+            record = &v;
+    }
+    if (record == nullptr || record->at("sass_sha256").is_null())
+        return;
+    CompileSettings settings;
+    settings.compiler = CompilerKind::nvcc;
+    settings.nvcc = default_nvcc();
+    settings.nvcc_flags = {nvcc_flag_matching_nvrtc};
+    settings.project_root = project_root();
+    settings.cache_dir = default_cache_dir();
+    const Variant variant = variant_of_record(context, *record, path);
+    const auto rebuilt = compile_variants(context.spec, context.problem, {variant}, context.arch, settings).front();
+    const std::string build = fmt::format("nvcc {}", nvcc_flag_matching_nvrtc);
+    if (rebuilt.status != CompileStatus::ok) {
+        entry.notes.push_back(fmt::format("MISMATCH: {} fails: {}", build, rebuilt.error));
+    } else if (rebuilt.sass_sha256 == record->at("sass_sha256").get<std::string>()) {
+        entry.notes.push_back(fmt::format("{} builds the tuned machine code ({} registers)", build, rebuilt.resources.registers));
+        return;
+    } else {
+        entry.notes.push_back(fmt::format("MISMATCH: {} builds other machine code: {} registers and {} bytes spilled, "
+                                          "tuned {} and {}",
+                                          build, rebuilt.resources.registers, rebuilt.resources.spill_stores,
+                                          record->at("registers").get<int>(), record->at("spill_stores").get<std::int64_t>()));
+    }
+    mismatches.push_back(fmt::format("{} sm_{}: {}", entry.kernel, entry.compute_capability, entry.notes.back()));
+}
+
+} // namespace
+
+HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_paths, const std::filesystem::path& output,
+                                    bool check)
+{
+    HeaderOutcome outcome;
+    std::vector<HeaderEntry> entries;
+    try {
+        for (const auto& path : results_paths) {
+            const json results = read_results_file(path);
+            for (HeaderEntry& entry : header_entries(results, path)) {
+                if (check)
+                    check_with_nvcc(entry, results, path, outcome.mismatches);
+                else
+                    entry.notes.push_back("not checked against an nvcc build (--no-check)");
+                entries.push_back(std::move(entry));
+            }
+        }
+        outcome.entries = entries.size();
+        write_file_atomically(output, tuned_header(std::move(entries), results_paths));
+    } catch (const HeaderError& e) {
+        throw UsageError(e.what());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return outcome;
+}
+
+} // namespace autotune::cli

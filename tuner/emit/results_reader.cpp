@@ -1,0 +1,61 @@
+#include "emit/results_reader.hpp"
+
+#include "space/variant_from_values.hpp"
+#include "spec/load_spec.hpp"
+#include "util/project_paths.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <stdexcept>
+
+namespace autotune {
+
+using json = nlohmann::ordered_json;
+
+json read_results_file(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::invalid_argument(fmt::format("results file '{}' not found", path.string()));
+    json results;
+    try {
+        results = json::parse(in);
+    } catch (const json::exception& e) {
+        throw std::invalid_argument(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what()));
+    }
+    for (const char* field : {"kernel", "spec", "arch", "problem", "variants"})
+        if (!results.contains(field))
+            throw std::invalid_argument(fmt::format("{}: not an autotune results file (no '{}')", path.string(), field));
+    return results;
+}
+
+ResultsContext results_context(const json& results, const std::string& path)
+{
+    const std::filesystem::path spec_path = results.at("spec").get<std::string>();
+    ResultsContext context{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {},
+                           require_compilable_arch(results.at("arch").get<std::string>())};
+    std::vector<std::pair<std::string, std::int64_t>> values;
+    for (const auto& [name, value] : results.at("problem").items())
+        values.emplace_back(name, value.get<std::int64_t>());
+    try {
+        context.problem = resolve_problem(context.spec, values);
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", path, e.what()));
+    }
+    return context;
+}
+
+Variant variant_of_record(const ResultsContext& context, const json& record, const std::string& path)
+{
+    NamedValues values;
+    for (const auto& [name, value] : record.at("params").items())
+        values.emplace_back(name, value.get<std::int64_t>());
+    try {
+        return variant_from_values(context.spec, context.problem, values);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: variant {}: {} (was the spec edited?)", path,
+                                                record.at("index").get<std::size_t>(), e.what()));
+    }
+}
+
+} // namespace autotune

@@ -1,0 +1,34 @@
+// Reading a results file back into what produced it — the spec, the problem, the arch and
+// the variants it names — for the commands that rebuild variants (fidelity, header).
+#pragma once
+
+#include "arch/arch_target.hpp"
+#include "space/variant.hpp"
+#include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+// Throws std::invalid_argument naming the path: missing, not JSON, not a results file.
+[[nodiscard]] nlohmann::ordered_json read_results_file(const std::filesystem::path& path);
+
+struct ResultsContext {
+    KernelSpec spec;
+    Problem problem;
+    ArchTarget arch;
+};
+
+// The spec (its path relative to the project), problem and arch of a results document.
+[[nodiscard]] ResultsContext results_context(const nlohmann::ordered_json& results, const std::string& path);
+
+// A variant record of the results rebuilt as a Variant (same index, geometry, policy).
+// Throws std::invalid_argument naming the path and index when the spec changed since.
+[[nodiscard]] Variant variant_of_record(const ResultsContext& context, const nlohmann::ordered_json& record,
+                                        const std::string& path);
+
+} // namespace autotune
