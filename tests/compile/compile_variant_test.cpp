@@ -95,8 +95,8 @@ TEST_F(GemmCompile, ResultsCarryWhatReproducesTheCompile)
     const CompiledVariant v = compile(gemm(64, 64, 4, 4, 256, 0, 0));
     ASSERT_EQ(v.status, CompileStatus::ok) << v.error;
     EXPECT_EQ(v.template_path, "templates/gemm.cuh");
-    EXPECT_EQ(v.name_expression, "autotune_kernels::gemm<64,64,8,4,4,4,256,0>");
-    EXPECT_EQ(v.lowered_name, "_ZN16autotune_kernels4gemmILi64ELi64ELi8ELi4ELi4ELi4ELi256ELi0EEEvPKfS2_Pfiii");
+    EXPECT_EQ(v.name_expression, "autotune_kernels::gemm<64,64,8,4,4,4,256,0,0,0,0,0>");
+    EXPECT_EQ(v.lowered_name, "_ZN16autotune_kernels4gemmILi64ELi64ELi8ELi4ELi4ELi4ELi256ELi0ELi0ELi0ELi0ELi0EEEvPKfS2_Pfiii");
     EXPECT_THAT(v.options, ::testing::ElementsAre("--gpu-architecture=sm_90", "--ptxas-options=-v", "-Itemplates"));
     EXPECT_EQ(v.resources.shared_static, 4 * 8 * (64 + 64));
     EXPECT_EQ(v.resources.barriers, 1);

@@ -1,5 +1,8 @@
 #include "compile/compile_request.hpp"
 
+#include "spec/expression.hpp"
+#include "spec/spec_scope.hpp"
+
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -27,6 +30,43 @@ std::int64_t value_for(const std::string& name, const Variant& variant, const Pr
             return v;
     throw std::runtime_error(fmt::format("template argument '{}' has no integer value in variant {}", name,
                                          variant.key()));
+}
+
+// Kernel Tuner defines these for every kernel it compiles: the block and grid of the
+// launch (1 for a dimension not given) and kernel_tuner itself, which kernels test to tell
+// a tuning build from their own (#ifndef kernel_tuner #define block_size_x 256 #endif).
+// A name the spec already defines (a parameter named block_size_x) keeps that value.
+void add_kernel_tuner_definitions(const Variant& variant, CompileRequest& request)
+{
+    auto add = [&request](const std::string& name, std::int64_t value) {
+        for (const auto& [defined, _] : request.definitions)
+            if (defined == name)
+                return;
+        request.definitions.emplace_back(name, value);
+    };
+    const std::pair<const char*, std::int64_t> block[] = {{"x", variant.block.x}, {"y", variant.block.y}, {"z", variant.block.z}};
+    for (const auto& [axis, value] : block)
+        add(fmt::format("block_size_{}", axis), value);
+    const std::pair<const char*, std::int64_t> grid[] = {{"x", variant.grid.x}, {"y", variant.grid.y}, {"z", variant.grid.z}};
+    for (const auto& [axis, value] : grid)
+        add(fmt::format("grid_size_{}", axis), value);
+    add("kernel_tuner", 1);
+}
+
+// [kernel] defines, evaluated for the variant and problem.
+void add_spec_definitions(const KernelSpec& spec, const Problem& problem, const Variant& variant,
+                          CompileRequest& request)
+{
+    if (spec.definitions.empty())
+        return;
+    ExpressionScope scope(spec_variable_names(spec));
+    for (const auto& [name, value] : problem.values)
+        scope.set(name, static_cast<double>(value));
+    for (const auto* list : {&variant.parameters, &variant.derived})
+        for (const auto& [name, value] : *list)
+            scope.set(name, static_cast<double>(value));
+    for (const auto& d : spec.definitions)
+        request.definitions.emplace_back(d.name, Expression(d.expression, "defines." + d.name, scope).evaluate_integer());
 }
 
 } // namespace
@@ -58,6 +98,9 @@ CompileRequest make_compile_request(const KernelSpec& spec, const Problem& probl
                 if (name != maxrregcount)
                     request.definitions.emplace_back(name, value);
     }
+    add_spec_definitions(spec, problem, variant, request);
+    if (spec.passing == ParameterPassing::preprocessor_definitions)
+        add_kernel_tuner_definitions(variant, request);
     if (!maxrregcount.empty())
         request.maxrregcount = variant.value(maxrregcount);
     return request;

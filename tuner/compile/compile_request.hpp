@@ -33,7 +33,11 @@ struct CompileRequest {
 };
 
 // Throws std::runtime_error naming the template argument when it is not an integer
-// value of the variant or problem.
+// value of the variant or problem, ExpressionError naming a [kernel] defines entry that is
+// not an integer. With parameters_as = "preprocessor_definitions" the definitions are
+// every parameter and integral derived value, the spec's defines, and Kernel Tuner's
+// block_size_x/y/z, grid_size_x/y/z (the launch's) and kernel_tuner = 1 unless the spec
+// defines those names itself.
 [[nodiscard]] CompileRequest make_compile_request(const KernelSpec& spec, const Problem& problem,
                                                   const Variant& variant, const ArchTarget& arch);
 

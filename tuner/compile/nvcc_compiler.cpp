@@ -2,6 +2,7 @@
 
 #include "compile/cubin_info.hpp"
 #include "util/process.hpp"
+#include "util/scratch_dir.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -54,28 +55,6 @@ std::string find_entry(const CubinInfo& cubin, const std::string& name_expressio
     return {};
 }
 
-class ScratchDir {
-public:
-    ScratchDir()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "autotune-nvcc-XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr)
-            throw std::runtime_error("cannot create a temporary directory for nvcc");
-        path_ = pattern;
-    }
-    ~ScratchDir()
-    {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
 } // namespace
 
 std::string nvcc_translation_unit(const CompileRequest& request)
@@ -90,7 +69,7 @@ std::string nvcc_translation_unit(const CompileRequest& request)
 CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesystem::path& nvcc)
 {
     CompileOutput out;
-    ScratchDir scratch;
+    ScratchDir scratch("autotune-nvcc");
     const auto source = scratch.path() / "autotune_variant.cu";
     const auto cubin = scratch.path() / "autotune_variant.cubin";
     std::ofstream(source) << nvcc_translation_unit(request);
