@@ -122,17 +122,19 @@ TEST(EnumerateSpace, BuiltInGemmDefaultSpaceMatchesAnIndependentCount)
     const KernelSpec spec = load_spec(test::source_dir() / "kernels" / "gemm.toml");
     const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space);
     std::size_t expected = 0;
+    const int tm = 8, vec = 4;
     for (int bm : {64, 128})
         for (int bn : {64, 128})
             for (int bk : {8, 16})
-                for (int tm : {4, 8})
-                    for (int tn : {4, 8})
-                        for (int vec : {1, 4})
-                            for (int maxt : {0, 256})
-                                for (int minb : {0, 2}) {
+                for (int tn : {4, 8})
+                    for (int maxt : {0, 256})
+                        for (int minb : {0, 2})
+                            for (int pad : {0, 4})
+                                for (int stages : {1, 2}) {
                                     const int threads = (bm / tm) * (bn / tn);
-                                    expected += threads <= 1024 && !(minb > 0 && maxt == 0) &&
-                                                !(maxt > 0 && maxt < threads) && 4 * bk * (bm + bn) <= 48 * 1024;
+                                    expected += threads <= 1024 && !(minb > 0 && maxt == 0) && bk % vec == 0 &&
+                                                !(maxt > 0 && maxt < threads) &&
+                                                4 * stages * bk * (bm + bn + 2 * pad) <= 48 * 1024;
                                 }
     EXPECT_EQ(space.variants.size(), expected);
     EXPECT_EQ(space.combinations, 256u);

@@ -112,6 +112,11 @@ double Expression::evaluate() const
 std::int64_t Expression::evaluate_integer() const
 {
     const double value = evaluate();
+    // Beyond 2^53 a double no longer holds every integer: a size that large is an overflow
+    // (N * N * 4 with N = 2^30), not a count anyone can allocate.
+    if (std::isfinite(value) && std::fabs(value) > 9.0e15)
+        throw ExpressionError(fmt::format("{}: '{}' = {:.4g} is too large (beyond 2^53; an integer overflow?)", origin_,
+                                          text_, value));
     if (value != std::floor(value) || std::fabs(value) > 9.0e15)
         throw ExpressionError(fmt::format("{}: '{}' = {} is not an integer (use ceil_div or floor_div)",
                                           origin_, text_, value));

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace autotune {
@@ -37,9 +38,23 @@ struct Constraint {
     std::string expression;
 };
 
+// A macro the tuner defines for every variant ([kernel] defines): -DNAME=VALUE, the
+// expression's integer value for the variant and problem. How a kernel whose sizes are
+// baked in as macros (#if N % 4, float tile[N]) gets them.
+struct Definition {
+    std::string name;
+    std::string expression;
+};
+
 struct ProblemVariable {
     std::string name;
     std::int64_t default_value = 0;
+};
+
+// One problem of the spec's problem set ([[problems]]): the variables it sets; the
+// others keep their [problem] defaults.
+struct ProblemAssignment {
+    std::vector<std::pair<std::string, std::int64_t>> values;
 };
 
 enum class ArgumentKind { buffer, scalar };
@@ -80,6 +95,9 @@ struct ReferenceSpec {
     std::string cpu;                   // a built-in CPU reference ("copy", "gemm"); empty: none
     std::string tolerance = "elementwise"; // or "normwise"
     std::optional<double> relative;    // overrides the precision's default tolerance
+    // A designated reference variant (parameter values, every parameter): run first on the
+    // same inputs, its outputs are what every other variant is compared with. Empty: none.
+    std::vector<std::pair<std::string, std::int64_t>> variant;
 };
 
 struct KernelSpec {
@@ -92,11 +110,13 @@ struct KernelSpec {
     std::vector<std::string> template_arguments; // names, in the template's order
     std::vector<std::filesystem::path> include_dirs; // extra -I, absolute
     std::vector<std::string> compile_options;        // extra NVRTC/nvcc options, e.g. -std=c++17
+    std::vector<Definition> definitions;             // [kernel] defines, in spec order
 
     std::vector<TunableParameter> parameters;
     std::vector<DerivedValue> derived;
     std::vector<Constraint> constraints;
     std::vector<ProblemVariable> problem;
+    std::vector<ProblemAssignment> problem_set; // tuned by default, in order; empty: the defaults alone
     std::vector<KernelArgument> arguments;
     LaunchGeometry launch;
     CostModel cost;

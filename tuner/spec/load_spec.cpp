@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <set>
 #include <toml++/toml.h>
 
@@ -132,6 +133,52 @@ void check_identifier(const Reader& reader, const toml::node* node, const std::s
         reader.fail(node, fmt::format("{} '{}' is not a valid identifier", what, name));
 }
 
+// A misspelt key (parameter_as, dynamic_shared) would otherwise be ignored and its default
+// silently used.
+void reject_unknown_keys(const Reader& reader, const toml::table& table, std::string_view where,
+                         const std::set<std::string>& known)
+{
+    for (const auto& [key, node] : table)
+        if (!known.count(std::string(key.str())))
+            reader.fail(&node, fmt::format("{} has unknown key '{}' (known: {})", where, key.str(), fmt::join(known, ", ")));
+}
+
+// [kernel] defines: ["N", "M"] (each a name the spec knows, passed as its value) or
+// { WIDTH = "W", TILE = 16 } (a macro and an integer expression).
+std::vector<Definition> read_definitions(const Reader& reader, const toml::table& kernel)
+{
+    std::vector<Definition> out;
+    const toml::node* node = kernel.get("defines");
+    if (node == nullptr)
+        return out;
+    if (const toml::array* names = node->as_array()) {
+        for (const toml::node& item : *names) {
+            if (!item.is_string())
+                reader.fail(&item, "defines must hold names (defines = [\"N\"]) or be a table (defines = { N = \"N\" })");
+            const std::string name = item.as_string()->get();
+            check_identifier(reader, &item, name, "defines entry");
+            out.push_back({name, name});
+        }
+    } else if (const toml::table* table = node->as_table()) {
+        for (const auto& [name, value] : Reader::in_source_order(*table)) {
+            check_identifier(reader, value, name, "defines entry");
+            if (value->is_integer())
+                out.push_back({name, std::to_string(value->as_integer()->get())});
+            else if (value->is_string())
+                out.push_back({name, value->as_string()->get()});
+            else
+                reader.fail(value, fmt::format("defines.{} must be an integer expression string", name));
+        }
+    } else {
+        reader.fail(node, "defines must be an array of names or a table of NAME = \"expression\"");
+    }
+    std::set<std::string> seen;
+    for (const auto& d : out)
+        if (!seen.insert(d.name).second)
+            reader.fail(node, fmt::format("defines names '{}' twice", d.name));
+    return out;
+}
+
 ParameterPassing read_passing(const Reader& reader, const toml::table& kernel)
 {
     const std::string passing = reader.string(kernel, "parameters_as", false, "template_arguments");
@@ -146,6 +193,9 @@ ParameterPassing read_passing(const Reader& reader, const toml::table& kernel)
 void read_kernel(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& kernel = reader.table(root, "kernel", true);
+    reject_unknown_keys(reader, kernel, "[kernel]",
+                        {"template", "function", "parameters_as", "template_arguments", "include_dirs", "options",
+                         "defines"});
     const std::string template_file = reader.string(kernel, "template", true);
     spec.template_path = reader.resolve(template_file);
     if (!std::filesystem::is_regular_file(spec.template_path))
@@ -162,6 +212,7 @@ void read_kernel(const Reader& reader, const toml::table& root, KernelSpec& spec
     for (const auto& dir : reader.strings(kernel, "include_dirs", false))
         spec.include_dirs.push_back(reader.resolve(dir));
     spec.compile_options = reader.strings(kernel, "options", false);
+    spec.definitions = read_definitions(reader, kernel);
 }
 
 void read_parameters(const Reader& reader, const toml::table& root, KernelSpec& spec)
@@ -220,6 +271,42 @@ void read_problem(const Reader& reader, const toml::table& root, KernelSpec& spe
     }
 }
 
+// [[problems]]: the problem set a run tunes unless --problem names others.
+void read_problem_set(const Reader& reader, const toml::table& root, KernelSpec& spec)
+{
+    const toml::node* node = root.get("problems");
+    if (node == nullptr)
+        return;
+    const toml::array* problems = node->as_array();
+    if (problems == nullptr || !problems->is_array_of_tables() || problems->empty())
+        reader.fail(node, "problems must be a non-empty array of tables ([[problems]] with M = 1024, ...)");
+    std::set<std::vector<std::pair<std::string, std::int64_t>>> seen;
+    for (const toml::node& item : *problems) {
+        ProblemAssignment assignment;
+        for (const auto& [name, value] : Reader::in_source_order(*item.as_table())) {
+            const bool known = std::any_of(spec.problem.begin(), spec.problem.end(),
+                                           [&](const ProblemVariable& v) { return v.name == name; });
+            if (!known)
+                reader.fail(value, fmt::format("[[problems]] sets '{}', which is not a variable of [problem]", name));
+            if (!value->is_integer() || value->as_integer()->get() <= 0)
+                reader.fail(value, fmt::format("[[problems]] {} must be a positive integer", name));
+            assignment.values.emplace_back(name, value->as_integer()->get());
+        }
+        // The same problem twice would be tuned twice and fight over one header entry.
+        std::vector<std::pair<std::string, std::int64_t>> resolved;
+        for (const auto& v : spec.problem) {
+            std::int64_t value = v.default_value;
+            for (const auto& [name, set] : assignment.values)
+                if (name == v.name)
+                    value = set;
+            resolved.emplace_back(v.name, value);
+        }
+        if (!seen.insert(resolved).second)
+            reader.fail(&item, "[[problems]] lists the same problem twice");
+        spec.problem_set.push_back(std::move(assignment));
+    }
+}
+
 BufferAccess read_access(const Reader& reader, const toml::table& argument, const std::string& name)
 {
     const std::string access = reader.string(argument, "access", false, "input");
@@ -248,6 +335,7 @@ void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& s
         if (is_buffer == is_scalar)
             reader.fail(&item, fmt::format("argument {} needs exactly one of buffer = 'type' or scalar = 'type'",
                                            argument.name));
+        reject_unknown_keys(reader, t, "argument " + argument.name, {"name", "buffer", "scalar", "size", "value", "access"});
         if (is_buffer) {
             argument.kind = ArgumentKind::buffer;
             argument.element_type = reader.string(t, "buffer", true);
@@ -265,6 +353,7 @@ void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& s
 void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& launch = reader.table(root, "launch", true);
+    reject_unknown_keys(reader, launch, "[launch]", {"grid", "block", "dynamic_shared_bytes"});
     spec.launch.grid = reader.strings(launch, "grid", true);
     spec.launch.block = reader.strings(launch, "block", true);
     spec.launch.dynamic_shared_bytes = reader.string(launch, "dynamic_shared_bytes", false, "0");
@@ -273,6 +362,7 @@ void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelS
             reader.fail(launch.get(what), fmt::format("launch.{} needs 1 to 3 expressions (x, y, z)", what));
 
     const toml::table& cost = reader.table(root, "cost", true);
+    reject_unknown_keys(reader, cost, "[cost]", {"flops", "bytes", "precision"});
     spec.cost.flops = reader.string(cost, "flops", true);
     spec.cost.bytes = reader.string(cost, "bytes", true);
     try {
@@ -298,14 +388,54 @@ void read_register_policy(const Reader& reader, const toml::table& root, KernelS
         reader.fail(&policy, "[register_policy] min_blocks needs max_threads (__launch_bounds__ takes them in that order)");
 }
 
+// [reference] variant = { BLOCK = 128, ... }: a point of the full space, every parameter
+// given. Whether the constraints keep it depends on the problem: the space stage checks
+// that (reference_variant in space/reference_variant.hpp).
+void read_reference_variant(const Reader& reader, const toml::table& reference, KernelSpec& spec)
+{
+    const toml::node* node = reference.get("variant");
+    if (node == nullptr)
+        return;
+    const toml::table* values = node->as_table();
+    if (values == nullptr)
+        reader.fail(node, "[reference] variant must be a table of parameter values: variant = { BLOCK = 128, ... }");
+    if (!spec.reference.cpu.empty())
+        reader.fail(node, "[reference] names both cpu and variant: choose one reference");
+    for (const auto& [name, value] : Reader::in_source_order(*values)) {
+        const TunableParameter* parameter = spec.find_parameter(name);
+        if (parameter == nullptr)
+            reader.fail(value, fmt::format("[reference] variant sets '{}', which is not a parameter", name));
+        if (!value->is_integer())
+            reader.fail(value, fmt::format("[reference] variant {} must be an integer", name));
+        const std::int64_t v = value->as_integer()->get();
+        if (std::find(parameter->values.begin(), parameter->values.end(), v) == parameter->values.end())
+            reader.fail(value, fmt::format("[reference] variant {} = {} is not among the parameter's values ({})", name,
+                                           v, fmt::join(parameter->values, ", ")));
+    }
+    // Spec order, so the variant reads like any other.
+    std::vector<std::string> missing;
+    for (const auto& parameter : spec.parameters) {
+        const toml::node* value = values->get(parameter.name);
+        if (value == nullptr)
+            missing.push_back(parameter.name);
+        else
+            spec.reference.variant.emplace_back(parameter.name, value->as_integer()->get());
+    }
+    if (!missing.empty())
+        reader.fail(node, fmt::format("[reference] variant gives no value for {} (a reference variant sets every "
+                                      "parameter)", fmt::join(missing, ", ")));
+}
+
 void read_reference(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& reference = reader.table(root, "reference", false);
-    static const std::set<std::string> known{"cpu", "tolerance", "relative"};
+    static const std::set<std::string> known{"cpu", "tolerance", "relative", "variant"};
     for (const auto& [key, node] : reference)
         if (!known.count(std::string(key.str())))
-            reader.fail(&node, fmt::format("[reference] has unknown key '{}' (known: cpu, tolerance, relative)", key.str()));
+            reader.fail(&node, fmt::format("[reference] has unknown key '{}' (known: cpu, tolerance, relative, variant)",
+                                           key.str()));
     spec.reference.cpu = reader.string(reference, "cpu", false);
+    read_reference_variant(reader, reference, spec);
     spec.reference.tolerance = reader.string(reference, "tolerance", false, "elementwise");
     if (spec.reference.tolerance != "elementwise" && spec.reference.tolerance != "normwise")
         reader.fail(reference.get("tolerance"), fmt::format("[reference] tolerance = '{}' is not one of: elementwise, "
@@ -341,6 +471,14 @@ KernelSpec load_spec(const std::filesystem::path& path)
     const Reader reader(std::filesystem::absolute(path));
     KernelSpec spec;
     spec.spec_path = std::filesystem::absolute(path);
+    // A misspelt table ([problme]) would otherwise be ignored and its defaults silently used.
+    static const std::set<std::string> known_keys{"name",     "description", "kernel",    "parameters",
+                                                  "derived",  "constraints", "problem",   "problems",
+                                                  "arguments", "launch",     "cost",      "register_policy",
+                                                  "reference"};
+    for (const auto& [key, node] : root)
+        if (!known_keys.count(std::string(key.str())))
+            reader.fail(&node, fmt::format("unknown key '{}' (known: {})", key.str(), fmt::join(known_keys, ", ")));
     spec.name = reader.string(root, "name", true);
     check_identifier(reader, root.get("name"), spec.name, "kernel name");
     spec.description = reader.string(root, "description", false);
@@ -348,6 +486,7 @@ KernelSpec load_spec(const std::filesystem::path& path)
     read_parameters(reader, root, spec);
     read_space(reader, root, spec);
     read_problem(reader, root, spec);
+    read_problem_set(reader, root, spec);
     read_arguments(reader, root, spec);
     read_launch_and_cost(reader, root, spec);
     read_register_policy(reader, root, spec);
@@ -395,6 +534,16 @@ void validate_spec(const KernelSpec& spec)
     for (const auto& argument : spec.arguments)
         Expression(argument.kind == ArgumentKind::buffer ? argument.size : argument.value,
                    "argument " + argument.name, scope);
+    for (const auto& d : spec.definitions) {
+        Expression(d.expression, "defines." + d.name, scope);
+        // In preprocessor mode parameters and derived values are macros already.
+        const bool is_parameter = spec.find_parameter(d.name) != nullptr;
+        const bool is_derived = std::any_of(spec.derived.begin(), spec.derived.end(),
+                                            [&](const DerivedValue& v) { return v.name == d.name; });
+        if (spec.passing == ParameterPassing::preprocessor_definitions && (is_parameter || is_derived))
+            throw ExpressionError(fmt::format("defines.{}: {} is already a macro (every parameter and derived value is, "
+                                              "with parameters_as = 'preprocessor_definitions')", d.name, d.name));
+    }
     for (const auto& name : spec.template_arguments)
         if (!scope.has(name))
             throw ExpressionError(fmt::format("template_arguments names '{}', which is not a parameter, derived value "

@@ -67,4 +67,23 @@ Problem resolve_problem(const KernelSpec& spec, const std::vector<std::pair<std:
     return problem;
 }
 
+std::vector<Problem> resolve_problems(const KernelSpec& spec, const std::vector<std::string>& requested)
+{
+    std::vector<Problem> problems;
+    if (!requested.empty()) {
+        for (const auto& text : requested)
+            problems.push_back(resolve_problem(spec, parse_problem_assignments(text)));
+    } else if (!spec.problem_set.empty()) {
+        for (const auto& assignment : spec.problem_set)
+            problems.push_back(resolve_problem(spec, assignment.values));
+    } else {
+        problems.push_back(resolve_problem(spec, {}));
+    }
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (problems[i].values == problems[j].values)
+                throw ProblemError(fmt::format("--problem {} is named twice", problems[i].to_string()));
+    return problems;
+}
+
 } // namespace autotune

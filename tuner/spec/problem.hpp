@@ -33,4 +33,9 @@ public:
 [[nodiscard]] Problem resolve_problem(const KernelSpec& spec,
                                       const std::vector<std::pair<std::string, std::int64_t>>& overrides);
 
+// The problems a run tunes: each of `requested` ("M=1024,N=512", over the defaults) when
+// there are any, else the spec's [[problems]], else its defaults alone. Throws
+// ProblemError naming the text when one is bad or two are the same problem.
+[[nodiscard]] std::vector<Problem> resolve_problems(const KernelSpec& spec, const std::vector<std::string>& requested);
+
 } // namespace autotune

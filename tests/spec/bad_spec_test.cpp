@@ -1,0 +1,278 @@
+// A user's bad spec, one class of mistake at a time: each is one line that starts with the
+// spec file and names the field, whether it is found when the spec is read (load_spec) or
+// when a problem is set up for tuning (check_problem, reference_variant).
+#include "space/check_problem.hpp"
+#include "space/enumerate_space.hpp"
+#include "space/reference_variant.hpp"
+#include "spec/load_spec.hpp"
+#include "spec/problem.hpp"
+#include "support/test_support.hpp"
+
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+namespace {
+
+// A Kernel Tuner style kernel: macros, extern "C", a 2-D grid dividing the problem.
+const char* const user_spec = R"toml(name = "stencil"
+
+[kernel]
+template = "stencil.cu"
+function = "stencil"
+parameters_as = "preprocessor_definitions"
+defines = ["W"]
+
+[parameters]
+block_size_x = [16, 32, 64]
+block_size_y = [1, 2, 4]
+
+[constraints]
+enough_threads = "block_size_x * block_size_y >= 64"
+divides = "W % block_size_x == 0 && H % block_size_y == 0"
+
+[problem]
+W = 1024
+H = 512
+
+[[arguments]]
+name = "out"
+buffer = "float"
+size = "W * H"
+access = "output"
+
+[[arguments]]
+name = "in"
+buffer = "float"
+size = "W * H"
+
+[[arguments]]
+name = "h"
+scalar = "int"
+value = "H"
+
+[launch]
+grid = ["W / block_size_x", "H / block_size_y"]
+block = ["block_size_x", "block_size_y"]
+
+[cost]
+flops = "4 * W * H"
+bytes = "8 * W * H"
+
+[reference]
+variant = { block_size_x = 32, block_size_y = 2 }
+)toml";
+
+class BadSpec : public ::testing::Test {
+protected:
+    std::filesystem::path write(const std::string& text)
+    {
+        std::ofstream(dir.path() / "stencil.cu") << "extern \"C\" __global__ void stencil(float* out, const float* in, "
+                                                    "int h) {}\n";
+        const auto path = dir.path() / "stencil.toml";
+        std::ofstream(path) << text;
+        return path;
+    }
+    std::filesystem::path write_changed(const std::string& from, const std::string& to)
+    {
+        std::string text = user_spec;
+        const auto at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos)
+            text.replace(at, from.size(), to);
+        return write(text);
+    }
+    // The error of reading the spec, or of setting up `problem` for tuning.
+    std::string error_of(const std::filesystem::path& path, const std::string& problem = "")
+    {
+        try {
+            const KernelSpec spec = load_spec(path);
+            const std::vector<std::string> requested = problem.empty() ? std::vector<std::string>{}
+                                                                       : std::vector<std::string>{problem};
+            for (const Problem& p : resolve_problems(spec, requested)) {
+                const Space space = enumerate_space(spec, p, SpaceSelection::default_space);
+                check_problem(spec, p, space, SpaceSelection::default_space);
+                (void)reference_variant(spec, p);
+            }
+        } catch (const SpecError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    }
+    // One line, starting with the spec file.
+    void expect_one_line_naming_the_spec(const std::string& error, const std::filesystem::path& path)
+    {
+        EXPECT_THAT(error, StartsWith(path.string()));
+        EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    }
+    test::TempDir dir;
+};
+
+TEST_F(BadSpec, TheValidSpecHasNoError)
+{
+    EXPECT_EQ(error_of(write(user_spec)), "(no error)");
+}
+
+TEST_F(BadSpec, MissingRequiredFieldsAreNamed)
+{
+    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases{
+        {{"function = \"stencil\"\n", ""}, "missing key 'function'"},
+        {{"template = \"stencil.cu\"\n", ""}, "missing key 'template'"},
+        {{"name = \"stencil\"\n", ""}, "missing key 'name'"},
+        {{"[launch]\n", "[launc]\n"}, "unknown key 'launc'"},
+        {{"grid = [\"W / block_size_x\", \"H / block_size_y\"]\n", ""}, "missing key 'grid'"},
+        {{"bytes = \"8 * W * H\"\n", ""}, "missing key 'bytes'"},
+        {{"size = \"W * H\"\naccess = \"output\"", "access = \"output\""}, "missing key 'size'"},
+        {{"value = \"H\"\n", ""}, "missing key 'value'"},
+    };
+    for (const auto& [change, expected] : cases) {
+        const auto path = write_changed(change.first, change.second);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << change.first;
+        expect_one_line_naming_the_spec(error, path);
+    }
+    std::string no_arguments = user_spec;
+    no_arguments.erase(no_arguments.find("[[arguments]]"), no_arguments.find("[launch]") - no_arguments.find("[[arguments]]"));
+    const auto path = write(no_arguments);
+    EXPECT_THAT(error_of(path), AllOf(StartsWith(path.string()), HasSubstr("missing [[arguments]]")));
+}
+
+TEST_F(BadSpec, AnEmptySpaceNamesTheRuleThatRemovedMost)
+{
+    const auto path = write_changed(">= 64", ">= 4096");
+    const std::string error = error_of(path);
+    EXPECT_THAT(error, AllOf(HasSubstr("problem W=1024,H=512"), HasSubstr("no valid variant"),
+                             HasSubstr("9 of 9 combinations removed by constraint enough_threads")));
+    expect_one_line_naming_the_spec(error, path);
+}
+
+TEST_F(BadSpec, AnEmptyDefaultSpacePointsAtTheFullOne)
+{
+    const auto path = write_changed("block_size_x = [16, 32, 64]", "block_size_x = { values = [16, 32, 64], default = [16] }");
+    EXPECT_THAT(error_of(path, "H=1"), AllOf(HasSubstr("no valid variant"), HasSubstr("--space full has valid variants")));
+}
+
+TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
+{
+    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases{
+        {{"W / block_size_x\"", "W / block_sise_x\""}, "launch.grid[0]"},
+        {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x\", \"BY\"]"}, "launch.block[1]"},
+        {{">= 64", ">= threads"}, "constraint enough_threads"},
+        {{"size = \"W * H\"", "size = \"W * HEIGHT\""}, "argument out"},
+        {{"value = \"H\"", "value = \"height\""}, "argument h"},
+        {{"defines = [\"W\"]", "defines = [\"WIDTH\"]"}, "defines.WIDTH"},
+        {{"defines = [\"W\"]", "defines = { TILE = \"block_size_x * K\" }"}, "defines.TILE"},
+        {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_size_x\""}, "cost.flops (problem variables only)"},
+    };
+    for (const auto& [change, expected] : cases) {
+        const auto path = write_changed(change.first, change.second);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << change.second;
+        EXPECT_THAT(error, HasSubstr("uses unknown name")) << change.second;
+        expect_one_line_naming_the_spec(error, path);
+    }
+}
+
+TEST_F(BadSpec, AMissingTemplateFileIsNamedWithWhereItWasLookedFor)
+{
+    const auto path = write_changed("template = \"stencil.cu\"", "template = \"kernels/stencil.cu\"");
+    const std::string error = error_of(path);
+    EXPECT_THAT(error, AllOf(HasSubstr("template 'kernels/stencil.cu' not found"),
+                             HasSubstr((dir.path() / "kernels" / "stencil.cu").string())));
+    expect_one_line_naming_the_spec(error, path);
+}
+
+TEST_F(BadSpec, OverflowingAndInsaneSizesAreRefusedBeforeAnythingIsCompiled)
+{
+    const auto path = write(user_spec);
+    // 8 · 2^32 · 2^32 bytes: beyond 2^53, an overflow in any integer type a kernel uses.
+    const std::string overflow = error_of(path, "W=4294967296,H=4294967296");
+    EXPECT_THAT(overflow, AllOf(HasSubstr("cost.bytes '8 * W * H'"), HasSubstr("too large")));
+    expect_one_line_naming_the_spec(overflow, path);
+    // 2^40 floats: 4 TiB, more than any GPU holds.
+    const std::string huge = error_of(path, "W=1048576,H=1048576");
+    EXPECT_THAT(huge, AllOf(HasSubstr("argument out: size 'W * H' = 1099511627776 elements is 4 TiB"),
+                            HasSubstr("more than any GPU holds")));
+    expect_one_line_naming_the_spec(huge, path);
+    // A buffer size beyond 2^53 whatever the cost model says.
+    const std::string elements = error_of(write_changed("size = \"W * H\"\naccess", "size = \"W * H * 2^40\"\naccess"));
+    EXPECT_THAT(elements, AllOf(HasSubstr("argument out size"), HasSubstr("too large (beyond 2^53")));
+    const std::string empty = error_of(write_changed("size = \"W * H\"\naccess", "size = \"W - W\"\naccess"));
+    EXPECT_THAT(empty, HasSubstr("a buffer needs at least one element"));
+    const std::string type = error_of(write_changed("buffer = \"float\"", "buffer = \"flaot\""));
+    EXPECT_THAT(type, AllOf(HasSubstr("argument out"), HasSubstr("flaot")));
+}
+
+TEST_F(BadSpec, UnknownKeysAreRefusedAtEveryLevel)
+{
+    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases{
+        {{"name = \"stencil\"", "name = \"stencil\"\nversion = 2"}, "unknown key 'version'"},
+        {{"[problem]", "[problems_]"}, "unknown key 'problems_'"},
+        {{"parameters_as", "parameter_as"}, "[kernel] has unknown key 'parameter_as'"},
+        {{"block = [", "blocks = ["}, "[launch] has unknown key 'blocks'"},
+        {{"bytes =", "byte ="}, "[cost] has unknown key 'byte'"},
+        {{"access = \"output\"", "acess = \"output\""}, "argument out has unknown key 'acess'"},
+        {{"variant = {", "variants = {"}, "[reference] has unknown key 'variants'"},
+    };
+    for (const auto& [change, expected] : cases) {
+        const auto path = write_changed(change.first, change.second);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << change.second;
+        expect_one_line_naming_the_spec(error, path);
+    }
+}
+
+TEST_F(BadSpec, ABadReferenceVariantIsNamed)
+{
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"variant = { block_size_x = 32, block_size_y = 2, block_size_z = 1 }",
+         "[reference] variant sets 'block_size_z', which is not a parameter"},
+        {"variant = { block_size_x = 48, block_size_y = 2 }",
+         "[reference] variant block_size_x = 48 is not among the parameter's values (16, 32, 64)"},
+        {"variant = { block_size_x = 32 }", "[reference] variant gives no value for block_size_y"},
+        {"variant = { block_size_x = 32, block_size_y = \"2\" }", "[reference] variant block_size_y must be an integer"},
+        {"variant = [32, 2]", "[reference] variant must be a table of parameter values"},
+        {"cpu = \"copy\"\nvariant = { block_size_x = 32, block_size_y = 2 }", "names both cpu and variant"},
+    };
+    for (const auto& [text, expected] : cases) {
+        const auto path = write_changed("variant = { block_size_x = 32, block_size_y = 2 }", text);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << text;
+        expect_one_line_naming_the_spec(error, path);
+    }
+}
+
+TEST_F(BadSpec, AReferenceVariantTheConstraintsRemoveIsNamedWithTheProblemAndTheRule)
+{
+    // 16 × 2 = 32 threads: among the values, but enough_threads removes it.
+    const auto path = write_changed("variant = { block_size_x = 32, block_size_y = 2 }",
+                                    "variant = { block_size_x = 16, block_size_y = 2 }");
+    const std::string error = error_of(path);
+    EXPECT_THAT(error, AllOf(HasSubstr("[reference] variant block_size_x=16,block_size_y=2 is not a valid variant for "
+                                       "problem W=1024,H=512"),
+                             HasSubstr("constraint enough_threads")));
+    expect_one_line_naming_the_spec(error, path);
+    // Valid for the default problem, not for one the grid cannot divide.
+    const auto valid = write(user_spec);
+    EXPECT_EQ(error_of(valid), "(no error)");
+    EXPECT_THAT(error_of(valid, "W=1024,H=3"),
+                AllOf(HasSubstr("is not a valid variant for problem W=1024,H=3"), HasSubstr("constraint divides")));
+}
+
+TEST_F(BadSpec, DefinesMustBeNamesOrExpressionsAndNotRepeatMacros)
+{
+    EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = [\"W\", \"W\"]")), HasSubstr("defines names 'W' twice"));
+    EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = [\"block_size_x\"]")),
+                HasSubstr("defines.block_size_x: block_size_x is already a macro"));
+    EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = [\"2W\"]")), HasSubstr("not a valid identifier"));
+    EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = \"W\"")), HasSubstr("defines must be"));
+    EXPECT_EQ(error_of(write_changed("defines = [\"W\"]", "defines = { WIDTH = \"W\", TILE = 4 }")), "(no error)");
+}
+
+} // namespace
