@@ -1,9 +1,13 @@
 #include "measure/cpu_reference.hpp"
 
+#include "spec/load_spec.hpp"
+#include "support/test_support.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -75,9 +79,9 @@ void expect_invalid(const std::function<void()>& f, std::initializer_list<const 
 
 } // namespace
 
-TEST(CpuReference, NamesAreCopyAndGemm)
+TEST(CpuReference, NamesAreTheBuiltInReferences)
 {
-    EXPECT_EQ(cpu_reference_names(), (std::vector<std::string>{"copy", "gemm"}));
+    EXPECT_EQ(cpu_reference_names(), (std::vector<std::string>{"copy", "gemm", "triad", "transpose", "reduce", "gemm_bf16"}));
 }
 
 TEST(CpuReference, GemmOfASmallProblemEqualsTheHandComputation)
@@ -221,7 +225,7 @@ TEST(CpuReference, BadRequestsThrowNamingTheProblem)
         return [=] { (void)cpu_reference({"gemm", inputs, problem, output, 4096, 1}); };
     };
 
-    expect_invalid([] { (void)cpu_reference({"transpose", {}, {}, "out", 1, 1}); }, {"transpose", "copy", "gemm"});
+    expect_invalid([] { (void)cpu_reference({"stencil", {}, {}, "out", 1, 1}); }, {"stencil", "copy", "gemm", "transpose"});
     expect_invalid(gemm({{"B", &b}}, mnk), {"gemm", "\"A\"", "missing"});
     expect_invalid(gemm({{"A", &ints}, {"B", &b}}, mnk), {"gemm", "\"A\"", "int", "float"});
     expect_invalid(gemm({{"A", &a}, {"B", &b}}, {{"M", 3}, {"N", 4}}), {"gemm", "K", "missing"});
@@ -235,4 +239,223 @@ TEST(CpuReference, BadRequestsThrowNamingTheProblem)
     expect_invalid([&] { (void)cpu_reference({"copy", {{"in", &ints}}, {{"N", 7}}, "out", 1, 1}); }, {"copy", "\"in\"", "7 elements"});
     expect_invalid([&] { (void)cpu_reference({"copy", {{"in", &ints}}, {}, "out", 1, 1}); }, {"copy", "N", "missing"});
     expect_invalid([&] { (void)cpu_reference({"copy", {}, {{"N", 6}}, "out", 1, 1}); }, {"copy", "\"in\"", "missing"});
+}
+
+// The memory-bound kernels: triad, transpose, reduce.
+namespace {
+
+ReferenceRequest triad_request(const HostBuffer& b, const HostBuffer& c, std::int64_t n, double s,
+                               std::size_t max_samples = 4096, std::uint64_t seed = 1)
+{
+    ReferenceRequest request{"triad", {{"b", &b}, {"c", &c}}, {{"N", n}}, "a", max_samples, seed};
+    request.scalars = {{"s", s}};
+    return request;
+}
+
+void put_float(HostBuffer& buffer, std::size_t index, float value)
+{
+    std::memcpy(buffer.bytes.data() + index * sizeof value, &value, sizeof value);
+}
+
+} // namespace
+
+TEST(CpuReference, TriadIsBPlusSTimesCWithTheScalarItIsGiven)
+{
+    const HostBuffer b = floats({1, 2, -0.5f});
+    const HostBuffer c = floats({0.25f, -1, 4});
+    const ReferenceValues three = cpu_reference(triad_request(b, c, 3, 3.0));
+    EXPECT_TRUE(three.indices.empty());
+    EXPECT_EQ(three.values, (std::vector<double>{1.75, -1, 11.5}));
+    EXPECT_EQ(cpu_reference(triad_request(b, c, 3, 0.5)).values, (std::vector<double>{1.125, 1.5, 1.5}));
+}
+
+TEST(CpuReference, TriadVerifiesTheKernelsFmaResultAndCatchesAWrongElement)
+{
+    const std::size_t n = 1000;
+    const HostBuffer b = random_buffer(ElementType::f32, n, 1);
+    const HostBuffer c = random_buffer(ElementType::f32, n, 2);
+    const ReferenceValues reference = cpu_reference(triad_request(b, c, n, 3.0));
+    ASSERT_EQ(reference.values.size(), n);
+    HostBuffer a{ElementType::f32, std::vector<std::byte>(n * sizeof(float))};
+    for (std::size_t i = 0; i < n; ++i)
+        put_float(a, i, std::fma(3.0f, at(c, i), at(b, i))); // the template's fmaf: one rounding
+    const Tolerance tolerance = default_tolerance(ElementType::f32, Tolerance::Kind::elementwise);
+    const auto good = verify_output(ElementType::f32, a.bytes, reference, tolerance);
+    EXPECT_TRUE(good.ok) << good.problem;
+
+    put_float(a, 777, at(a, 777) * (1 + 1e-4f));
+    const auto bad = verify_output(ElementType::f32, a.bytes, reference, tolerance);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_THAT(bad.problem, HasSubstr("element 777"));
+}
+
+TEST(CpuReference, LargeTriadSamplesLikeCopyReproduciblyFromTheSeed)
+{
+    const HostBuffer b = random_buffer(ElementType::f32, 100000, 3);
+    const HostBuffer c = random_buffer(ElementType::f32, 100000, 4);
+    const ReferenceValues reference = cpu_reference(triad_request(b, c, 100000, 3.0, 4, 5));
+    ASSERT_EQ(reference.indices.size(), 256u); // 64 · max_samples
+    EXPECT_TRUE(std::ranges::is_sorted(reference.indices));
+    EXPECT_EQ(std::set(reference.indices.begin(), reference.indices.end()).size(), 256u);
+    EXPECT_EQ(reference.indices.front(), 0u);
+    EXPECT_EQ(reference.indices.back(), 99999u);
+    for (std::size_t k = 0; k < reference.indices.size(); ++k) {
+        const std::size_t i = reference.indices[k];
+        ASSERT_EQ(reference.values[k], double(at(b, i)) + 3.0 * double(at(c, i))) << i;
+    }
+    EXPECT_EQ(cpu_reference(triad_request(b, c, 100000, 3.0, 4, 5)).indices, reference.indices);
+    EXPECT_NE(cpu_reference(triad_request(b, c, 100000, 3.0, 4, 6)).indices, reference.indices);
+}
+
+TEST(CpuReference, TransposeOfASmallMatrixSwapsRowsAndColumns)
+{
+    // in (M = 2 rows, N = 3 columns) = [1 2 3; 4 5 6]; out (3 × 2) = [1 4; 2 5; 3 6].
+    const HostBuffer in = floats({1, 2, 3, 4, 5, 6});
+    const ReferenceValues reference = cpu_reference({"transpose", {{"in", &in}}, {{"M", 2}, {"N", 3}}, "out", 4096, 1});
+    EXPECT_TRUE(reference.indices.empty());
+    EXPECT_EQ(reference.values, (std::vector<double>{1, 4, 2, 5, 3, 6}));
+
+    // A host transpose of a non-square random matrix verifies; one with two elements
+    // swapped does not.
+    const std::size_t m = 7, n = 5;
+    const HostBuffer matrix = random_buffer(ElementType::f32, m * n, 8);
+    HostBuffer out{ElementType::f32, std::vector<std::byte>(m * n * sizeof(float))};
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            put_float(out, j * m + i, at(matrix, i * n + j));
+    const ReferenceValues whole = cpu_reference({"transpose", {{"in", &matrix}}, {{"M", 7}, {"N", 5}}, "out", 4096, 1});
+    const Tolerance tolerance = default_tolerance(ElementType::f32, Tolerance::Kind::elementwise);
+    EXPECT_TRUE(verify_output(ElementType::f32, out.bytes, whole, tolerance).ok);
+    const float first = at(out, 1);
+    put_float(out, 1, at(out, 7));
+    put_float(out, 7, first);
+    EXPECT_FALSE(verify_output(ElementType::f32, out.bytes, whole, tolerance).ok);
+}
+
+TEST(CpuReference, LargeTransposeSamplesWithOutsCornersReproduciblyFromTheSeed)
+{
+    const std::size_t m = 300, n = 500; // out is 500 × 300
+    const HostBuffer in = random_buffer(ElementType::f32, m * n, 6);
+    const ReferenceRequest request{"transpose", {{"in", &in}}, {{"M", 300}, {"N", 500}}, "out", 4, 7};
+    const ReferenceValues reference = cpu_reference(request);
+    ASSERT_EQ(reference.indices.size(), 256u);
+    EXPECT_TRUE(std::ranges::is_sorted(reference.indices));
+    const std::set<std::size_t> chosen(reference.indices.begin(), reference.indices.end());
+    EXPECT_EQ(chosen.size(), 256u);
+    for (const std::size_t corner : {std::size_t{0}, m - 1, (n - 1) * m, n * m - 1})
+        EXPECT_TRUE(chosen.contains(corner)) << corner;
+    for (std::size_t k = 0; k < reference.indices.size(); ++k) {
+        const std::size_t row = reference.indices[k] / m, col = reference.indices[k] % m;
+        ASSERT_EQ(reference.values[k], at(in, col * n + row)) << reference.indices[k];
+    }
+    EXPECT_EQ(cpu_reference(request).indices, reference.indices);
+    auto other = request;
+    other.seed = 8;
+    EXPECT_NE(cpu_reference(other).indices, reference.indices);
+}
+
+TEST(CpuReference, ReduceIsTheStartingValuePlusTheSumWithTheSumsScale)
+{
+    const HostBuffer in = floats({1, 2, -4, 0.5f});
+    const HostBuffer start = floats({0.25f});
+    const ReferenceValues reference = cpu_reference({"reduce", {{"in", &in}, {"out", &start}}, {{"N", 4}}, "out", 4096, 1});
+    EXPECT_TRUE(reference.indices.empty());
+    EXPECT_EQ(reference.values, (std::vector<double>{-0.25}));
+    EXPECT_EQ(reference.scales, (std::vector<double>{7.75})); // |0.25| + 1 + 2 + 4 + 0.5
+}
+
+TEST(CpuReference, ReduceToleranceAcceptsReorderedFp32SumsAndRejectsWrongOnes)
+{
+    // The spec's own tolerance, against the reference's scale.
+    const std::optional<double> relative = load_spec(test::source_dir() / "kernels" / "reduce.toml").reference.relative;
+    ASSERT_TRUE(relative.has_value());
+    const Tolerance tolerance{Tolerance::Kind::elementwise, *relative, 0};
+
+    // Random values followed by their negations: the exact sum is the starting value
+    // alone, while fp32 partial sums grow to ~100 and round all along the way.
+    const std::size_t half = 8192, n = 2 * half;
+    HostBuffer in = random_buffer(ElementType::f32, n, 11);
+    for (std::size_t i = 0; i < half; ++i)
+        put_float(in, half + i, -at(in, i));
+    const HostBuffer start = random_buffer(ElementType::f32, 1, 12);
+    const float v0 = at(start, 0);
+    ASSERT_GT(std::abs(v0), 0.1f); // so that forgetting it is an error the check must see
+    const ReferenceValues reference =
+        cpu_reference({"reduce", {{"in", &in}, {"out", &start}}, {{"N", std::int64_t(n)}}, "out", 4096, 1});
+    ASSERT_EQ(reference.values, (std::vector<double>{v0}));
+
+    const auto as_output = [](float sum) { return floats({sum}); };
+    const auto verify = [&](float sum) { return verify_output(ElementType::f32, as_output(sum).bytes, reference, tolerance); };
+
+    // In order, one element after another.
+    float forward = v0;
+    for (std::size_t i = 0; i < n; ++i)
+        forward += at(in, i);
+    // The kernel's shape: 256 strided per-thread partials, each folded as a tree, added
+    // to the start value last to first.
+    std::vector<float> partial(256, 0.0f);
+    for (std::size_t i = 0; i < n; ++i)
+        partial[i % 256] += at(in, i);
+    for (std::size_t width = 128; width > 0; width /= 2)
+        for (std::size_t t = 0; t < width; ++t)
+            partial[t] += partial[t + width];
+    const float tree = v0 + partial[0];
+    float backward = v0;
+    for (std::size_t i = n; i-- > 0;)
+        backward += at(in, i);
+
+    for (const float sum : {forward, tree, backward}) {
+        const auto result = verify(sum);
+        EXPECT_TRUE(result.ok) << sum << ": " << result.problem;
+    }
+    // The scale is what makes that honest: against |v0| alone, the ordinary fp32
+    // tolerance would reject the in-order sum.
+    EXPECT_NE(forward, v0);
+    EXPECT_FALSE(verify_output(ElementType::f32, as_output(forward).bytes, {{}, {double(v0)}},
+                               default_tolerance(ElementType::f32, Tolerance::Kind::elementwise)).ok);
+
+    // Wrong sums: one element dropped, one counted twice, the start value overwritten.
+    std::size_t big = 0;
+    while (std::abs(at(in, big)) < 0.25f)
+        ++big;
+    EXPECT_FALSE(verify(forward - at(in, big)).ok);
+    EXPECT_FALSE(verify(forward + at(in, big)).ok);
+    EXPECT_FALSE(verify(forward - v0).ok);
+}
+
+TEST(CpuReference, MemoryBoundReferencesNameWhatIsMissing)
+{
+    const HostBuffer three = floats({1, 2, 3});
+    const HostBuffer six = floats({1, 2, 3, 4, 5, 6});
+    const HostBuffer one = floats({0.5f});
+    const HostBuffer ints = random_buffer(ElementType::i32, 3, 1);
+
+    auto triad = triad_request(three, three, 3, 3.0);
+    triad.scalars.clear();
+    expect_invalid([&] { (void)cpu_reference(triad); }, {"triad", "scalar argument \"s\"", "missing"});
+    expect_invalid([&] { (void)cpu_reference({"triad", {{"b", &three}}, {{"N", 3}}, "a", 1, 1, {{"s", 3.0}}}); },
+                   {"triad", "\"c\"", "missing"});
+    expect_invalid([&] { (void)cpu_reference({"triad", {{"b", &three}, {"c", &ints}}, {{"N", 3}}, "a", 1, 1, {{"s", 3.0}}}); },
+                   {"triad", "\"c\"", "int", "float"});
+    expect_invalid([&] { (void)cpu_reference({"triad", {{"b", &three}, {"c", &three}}, {}, "a", 1, 1, {{"s", 3.0}}}); },
+                   {"triad", "N", "missing"});
+    auto wrong_output = triad_request(three, three, 3, 3.0);
+    wrong_output.output = "b";
+    expect_invalid([&] { (void)cpu_reference(wrong_output); }, {"triad", "\"a\"", "\"b\""});
+
+    expect_invalid([&] { (void)cpu_reference({"transpose", {{"in", &six}}, {{"M", 2}}, "out", 1, 1}); },
+                   {"transpose", "N", "missing"});
+    expect_invalid([&] { (void)cpu_reference({"transpose", {{"in", &six}}, {{"M", 2}, {"N", 4}}, "out", 1, 1}); },
+                   {"transpose", "\"in\"", "M·N", "8 elements"});
+    expect_invalid([&] { (void)cpu_reference({"transpose", {}, {{"M", 2}, {"N", 3}}, "out", 1, 1}); },
+                   {"transpose", "\"in\"", "missing"});
+
+    expect_invalid([&] { (void)cpu_reference({"reduce", {{"in", &three}}, {{"N", 3}}, "out", 1, 1}); },
+                   {"reduce", "\"out\"", "missing", "input_output"});
+    expect_invalid([&] { (void)cpu_reference({"reduce", {{"in", &three}, {"out", &three}}, {{"N", 3}}, "out", 1, 1}); },
+                   {"reduce", "\"out\"", "1 elements"});
+    expect_invalid([&] { (void)cpu_reference({"reduce", {{"out", &one}}, {{"N", 3}}, "out", 1, 1}); },
+                   {"reduce", "\"in\"", "missing"});
+    expect_invalid([&] { (void)cpu_reference({"reduce", {{"in", &three}, {"out", &one}}, {}, "out", 1, 1}); },
+                   {"reduce", "N", "missing"});
 }

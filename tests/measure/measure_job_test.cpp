@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 using namespace autotune;
 
 namespace {
@@ -78,6 +80,57 @@ TEST(MeasureJob, JobsAndRepliesSurviveTheirJsonForm)
     EXPECT_EQ(to_json(again), to_json(reply));
     EXPECT_EQ(again.driver->blocks_per_sm, 3);
     EXPECT_DOUBLE_EQ(again.measurement->time.median, 1e-3);
+}
+
+} // namespace
+
+namespace {
+
+TEST(MeasureJob, TheReferenceSeesInputsInputOutputStartsAndScalarsAsPassed)
+{
+    MeasureJob job;
+    job.arguments = {{"in", ArgumentKind::buffer, ElementType::f32, 4, 0, BufferAccess::input},
+                     {"acc", ArgumentKind::buffer, ElementType::f32, 1, 0, BufferAccess::input_output},
+                     {"res", ArgumentKind::buffer, ElementType::f32, 4, 0, BufferAccess::output},
+                     {"s", ArgumentKind::scalar, ElementType::f32, 0, 0.1, BufferAccess::input},
+                     {"n", ArgumentKind::scalar, ElementType::i64, 0, 4, BufferAccess::input}};
+    job.problem = {{"N", 4}};
+    job.reference = "triad";
+    job.seed = 9;
+    const std::vector<HostBuffer> host(5);
+
+    const ReferenceRequest request = reference_request(job, host, 2);
+    EXPECT_EQ(request.name, "triad");
+    EXPECT_EQ(request.output, "res");
+    EXPECT_EQ(request.problem, job.problem);
+    EXPECT_EQ(request.seed, 9u);
+    // The input and the input_output buffer (its content before the launch), not the output.
+    ASSERT_EQ(request.inputs.size(), 2u);
+    EXPECT_EQ(request.inputs.at("in"), &host[0]);
+    EXPECT_EQ(request.inputs.at("acc"), &host[1]);
+    // A float scalar as the kernel receives it: 0.1 rounded to float, not the double 0.1.
+    ASSERT_EQ(request.scalars.size(), 2u);
+    EXPECT_EQ(request.scalars.at("s"), static_cast<double>(0.1f));
+    EXPECT_NE(request.scalars.at("s"), 0.1);
+    EXPECT_EQ(request.scalars.at("n"), 4.0);
+
+    EXPECT_EQ(reference_request(job, host, 1).output, "acc");
+    EXPECT_THROW((void)reference_request(job, std::vector<HostBuffer>(4), 2), std::invalid_argument);
+}
+
+TEST(MeasureJob, ScalarBytesAreTheDeclaredType)
+{
+    const auto bytes = [](ElementType type, double value) {
+        return scalar_argument_bytes({"x", ArgumentKind::scalar, type, 0, value, BufferAccess::input});
+    };
+    float f;
+    std::memcpy(&f, bytes(ElementType::f32, 0.1).data(), sizeof f);
+    EXPECT_EQ(f, 0.1f);
+    std::int64_t big;
+    std::memcpy(&big, bytes(ElementType::i64, 268435456).data(), sizeof big);
+    EXPECT_EQ(big, 268435456);
+    EXPECT_THAT([&] { (void)bytes(ElementType::f16, 1); },
+                ::testing::ThrowsMessage<std::invalid_argument>(::testing::HasSubstr("scalar argument x")));
 }
 
 } // namespace

@@ -119,3 +119,50 @@ TEST(MeasureVariants, AnUnknownCpuReferenceIsRefusedBeforeAnyWork)
 }
 
 } // namespace
+
+namespace {
+
+TEST(MeasureVariants, ARerunResumesFromTheJournalAndMeasuresNothingTwice)
+{
+    Fixture f;
+    // The first run is cut short after two variants (as by SIGKILL): its journal holds them.
+    {
+        std::vector<Variant> first(f.variants.begin(), f.variants.begin() + 2);
+        std::vector<CompiledVariant> compiled(f.compiled.begin(), f.compiled.begin() + 2);
+        std::vector<PredictionOutcome> predictions(f.predictions.begin(), f.predictions.begin() + 2);
+        (void)measure_variants(f.spec, f.problem, first, compiled, predictions, f.settings);
+    }
+    // The rerun: a worker that logs what it is asked shows variants 0 and 1 are not asked again.
+    const auto log = f.dir.path() / "asked.txt";
+    std::ofstream(f.dir.path() / "logging.sh") << "while IFS= read -r line; do echo \"$line\" >> " << log.string()
+                                               << "; printf '%s\\n' \"$line\" | sh " << (f.dir.path() / "worker.sh").string()
+                                               << " || exit 1; done\n";
+    f.settings.worker_argv = {"/bin/sh", (f.dir.path() / "logging.sh").string()};
+    VariantMeasurer measurer(f.spec, f.problem, f.settings);
+    std::vector<std::string> statuses;
+    for (std::size_t i : {0u, 1u, 4u})
+        statuses.push_back(measurer.measure(f.variants[i], f.compiled[i], f.predictions[i].prediction).status);
+    EXPECT_EQ(statuses, (std::vector<std::string>{"ok", "wrong_result", "ok"}));
+    EXPECT_EQ(measurer.resumed(), 2u);
+    const std::string asked = test::read_file(log);
+    EXPECT_EQ(std::count(asked.begin(), asked.end(), '\n'), 1) << asked;
+    EXPECT_NE(asked.find("\"variant\":4"), std::string::npos);
+    EXPECT_EQ(read_journal(f.settings.journal).size(), 3u); // two from the first run, one new
+}
+
+TEST(MeasureVariants, AJournalOfAnotherProblemOrDeviceIsNotReused)
+{
+    Fixture f;
+    {
+        std::vector<Variant> first(f.variants.begin(), f.variants.begin() + 1);
+        std::vector<CompiledVariant> compiled(f.compiled.begin(), f.compiled.begin() + 1);
+        std::vector<PredictionOutcome> predictions(f.predictions.begin(), f.predictions.begin() + 1);
+        (void)measure_variants(f.spec, f.problem, first, compiled, predictions, f.settings);
+    }
+    f.settings.device_id = "0000:17:00.0"; // another GPU
+    VariantMeasurer measurer(f.spec, f.problem, f.settings);
+    (void)measurer.measure(f.variants[0], f.compiled[0], f.predictions[0].prediction);
+    EXPECT_EQ(measurer.resumed(), 0u);
+}
+
+} // namespace

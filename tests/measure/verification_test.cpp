@@ -405,6 +405,37 @@ TEST(Verification, NormwiseOnlyCountsTheReferencesElements)
     EXPECT_EQ(result.checked, 2u);
 }
 
+TEST(Verification, ReferenceScalesStandInForTheReferenceMagnitude)
+{
+    // A sum that cancelled to 0.5 from terms of total magnitude 1000: an error of 1e-3 is
+    // 2e-3 of the value, yet 1e-6 of the scale a summation error grows with.
+    const auto output = bytes_of(std::vector<double>{0.501});
+    const Tolerance tolerance{Tolerance::Kind::elementwise, 2e-6, 0};
+    EXPECT_FALSE(verify_output(ElementType::f64, output, {{}, {0.5}}, tolerance).ok);
+    const auto scaled = verify_output(ElementType::f64, output, {{}, {0.5}, {1000.0}}, tolerance);
+    EXPECT_TRUE(scaled.ok) << scaled.problem;
+    EXPECT_NEAR(scaled.error, 1e-6, 1e-12);
+
+    const auto outside = verify_output(ElementType::f64, output, {{}, {0.5}, {1000.0}}, {Tolerance::Kind::elementwise, 0.5e-6, 0});
+    EXPECT_FALSE(outside.ok);
+    EXPECT_THAT(outside.problem, HasSubstr("of the reference's scale"));
+
+    // Norm-wise, the scales' norm replaces the reference's.
+    EXPECT_TRUE(verify_output(ElementType::f64, output, {{}, {0.5}, {1000.0}}, {Tolerance::Kind::normwise, 2e-6, 0}).ok);
+    EXPECT_FALSE(verify_output(ElementType::f64, output, {{}, {0.5}}, {Tolerance::Kind::normwise, 2e-6, 0}).ok);
+}
+
+TEST(Verification, ScalesMustMatchTheValues)
+{
+    const auto output = bytes_of(std::vector<float>{1, 2});
+    try {
+        (void)verify_output(ElementType::f32, output, {{}, {1.0, 2.0}, {1.0}}, {});
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), HasSubstr("1 scales for 2 values"));
+    }
+}
+
 TEST(Verification, IntegersMustMatchExactly)
 {
     const Tolerance exact = default_tolerance(ElementType::i32, Tolerance::Kind::elementwise);

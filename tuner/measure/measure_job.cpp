@@ -4,6 +4,8 @@
 #include "spec/spec_scope.hpp"
 
 #include <fmt/format.h>
+
+#include <cstring>
 #include <stdexcept>
 
 namespace autotune {
@@ -39,6 +41,44 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
         out.push_back(std::move(v));
     }
     return out;
+}
+
+std::array<std::byte, 8> scalar_argument_bytes(const ArgumentValue& a)
+{
+    std::array<std::byte, 8> out{};
+    auto put = [&out](auto value) { std::memcpy(out.data(), &value, sizeof value); };
+    switch (a.type) {
+    case ElementType::f32: put(static_cast<float>(a.value)); break;
+    case ElementType::f64: put(a.value); break;
+    case ElementType::i8: put(static_cast<std::int8_t>(a.value)); break;
+    case ElementType::i32: put(static_cast<std::int32_t>(a.value)); break;
+    case ElementType::u32: put(static_cast<std::uint32_t>(a.value)); break;
+    case ElementType::i64: put(static_cast<std::int64_t>(a.value)); break;
+    default:
+        throw std::invalid_argument(fmt::format("scalar argument {}: {} scalars are not supported", a.name,
+                                                to_string(a.type)));
+    }
+    return out;
+}
+
+ReferenceRequest reference_request(const MeasureJob& job, const std::vector<HostBuffer>& host, std::size_t output)
+{
+    if (host.size() != job.arguments.size() || output >= job.arguments.size())
+        throw std::invalid_argument(fmt::format("reference request for argument {} of {} with {} host buffers", output,
+                                                job.arguments.size(), host.size()));
+    ReferenceRequest request;
+    request.name = job.reference;
+    for (std::size_t k = 0; k < job.arguments.size(); ++k) {
+        const ArgumentValue& a = job.arguments[k];
+        if (a.kind == ArgumentKind::buffer && a.access != BufferAccess::output)
+            request.inputs[a.name] = &host[k];
+        else if (a.kind == ArgumentKind::scalar) // read back from the bytes passed, rounding included
+            request.scalars[a.name] = element_value(a.type, scalar_argument_bytes(a), 0);
+    }
+    request.problem = job.problem;
+    request.output = job.arguments[output].name;
+    request.seed = job.seed;
+    return request;
 }
 
 namespace {
@@ -85,6 +125,26 @@ SampleSummary summary_from(const json& j)
     return s;
 }
 
+json reference_kernel_json(const ReferenceKernel& k)
+{
+    return {{"variant", k.variant}, {"label", k.label},       {"cubin", k.cubin_path},
+            {"function", k.function}, {"grid", dims(k.grid)}, {"block", dims(k.block)},
+            {"dynamic_shared_bytes", k.dynamic_shared_bytes}};
+}
+
+ReferenceKernel reference_kernel_from(const json& j)
+{
+    ReferenceKernel k;
+    k.variant = j.at("variant").get<std::size_t>();
+    k.label = j.at("label").get<std::string>();
+    k.cubin_path = j.at("cubin").get<std::string>();
+    k.function = j.at("function").get<std::string>();
+    k.grid = dims_from(j.at("grid"));
+    k.block = dims_from(j.at("block"));
+    k.dynamic_shared_bytes = j.at("dynamic_shared_bytes").get<std::int64_t>();
+    return k;
+}
+
 } // namespace
 
 json to_json(const MeasureJob& job)
@@ -108,6 +168,7 @@ json to_json(const MeasureJob& job)
             {"arguments", arguments},
             {"problem", job.problem},
             {"reference", job.reference},
+            {"reference_kernel", job.reference_kernel ? reference_kernel_json(*job.reference_kernel) : json(nullptr)},
             {"tolerance",
              {{"kind", job.tolerance.kind == Tolerance::Kind::normwise ? "normwise" : "elementwise"},
               {"relative", job.tolerance.relative},
@@ -143,6 +204,8 @@ MeasureJob measure_job_from_json(const json& j)
     }
     job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();
     job.reference = j.at("reference").get<std::string>();
+    if (const auto k = j.find("reference_kernel"); k != j.end() && !k->is_null())
+        job.reference_kernel = reference_kernel_from(*k);
     const json& t = j.at("tolerance");
     job.tolerance.kind = t.at("kind") == "normwise" ? Tolerance::Kind::normwise : Tolerance::Kind::elementwise;
     job.tolerance.relative = t.at("relative").get<double>();
@@ -178,6 +241,7 @@ json to_json(const MeasureReply& reply)
 {
     return {{"status", reply.status},
             {"error", reply.error},
+            {"reference_failed", reply.reference_failed},
             {"driver", reply.driver ? to_json(*reply.driver) : json(nullptr)},
             {"measurement", reply.measurement ? to_json(*reply.measurement) : json(nullptr)}};
 }
@@ -187,6 +251,7 @@ MeasureReply measure_reply_from_json(const json& j)
     MeasureReply reply;
     reply.status = j.at("status").get<std::string>();
     reply.error = j.at("error").get<std::string>();
+    reply.reference_failed = j.value("reference_failed", false);
     if (const json& d = j.at("driver"); !d.is_null()) {
         DriverAttributes a;
         a.registers = d.at("registers").get<int>();

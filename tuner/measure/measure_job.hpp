@@ -2,6 +2,7 @@
 // both travel as JSON lines between the processes (see worker_supervisor.hpp).
 #pragma once
 
+#include "measure/cpu_reference.hpp"
 #include "measure/element_type.hpp"
 #include "measure/sample_statistics.hpp"
 #include "measure/verification.hpp"
@@ -9,6 +10,8 @@
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,6 +36,18 @@ struct ArgumentValue {
 [[nodiscard]] std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Problem& problem,
                                                            const Variant& variant);
 
+// The reference variant's kernel ([reference] variant): launched once per problem on the
+// same inputs before any variant is checked; its outputs are the reference values.
+struct ReferenceKernel {
+    std::size_t variant = 0;       // index in the full space
+    std::string label;             // its parameters, for messages
+    std::string cubin_path;
+    std::string function;          // lowered name
+    Dim3 grid, block;
+    std::int64_t dynamic_shared_bytes = 0;
+    friend bool operator==(const ReferenceKernel&, const ReferenceKernel&) = default;
+};
+
 struct MeasureJob {
     std::size_t variant = 0;       // index in the full space
     std::string label;             // the variant's parameters, for messages
@@ -44,10 +59,22 @@ struct MeasureJob {
     std::vector<ArgumentValue> arguments;
     std::map<std::string, std::int64_t> problem;
     std::string reference;         // CPU reference name; empty: outputs only checked for poison and NaN
+    std::optional<ReferenceKernel> reference_kernel; // instead of a CPU reference: a variant's outputs
     Tolerance tolerance;
     std::uint64_t seed = 1;
     StoppingRule timing;
 };
+
+// A scalar argument's bytes as cuLaunchKernel passes them, in the type the kernel
+// declares; throws std::invalid_argument naming the argument for a type a scalar cannot be.
+[[nodiscard]] std::array<std::byte, 8> scalar_argument_bytes(const ArgumentValue& argument);
+
+// The CPU reference request for the job's argument `output`. `host` holds, by argument
+// position, each buffer's content before the verification launch (inputs and input_output
+// buffers; outputs empty): input_output buffers count as inputs with that content, and
+// scalars arrive as the kernel receives them (a float scalar rounded to float).
+[[nodiscard]] ReferenceRequest reference_request(const MeasureJob& job, const std::vector<HostBuffer>& host,
+                                                 std::size_t output);
 
 // What the driver says about a loaded variant.
 struct DriverAttributes {
@@ -72,6 +99,7 @@ struct Measurement {
 struct MeasureReply {
     std::string status = "ok";          // ok | launch_error | wrong_result | fault
     std::string error;
+    bool reference_failed = false;      // the reference kernel, not the variant, failed (error says how)
     std::optional<DriverAttributes> driver;
     std::optional<Measurement> measurement;
 };

@@ -46,29 +46,22 @@ bool is_four_byte(ElementType type)
     return element_size(type) == 4;
 }
 
-// A scalar argument's bytes, in the type the kernel declares.
-std::array<std::byte, 8> scalar_bytes(const ArgumentValue& a)
-{
-    std::array<std::byte, 8> out{};
-    auto put = [&out](auto value) { std::memcpy(out.data(), &value, sizeof value); };
-    switch (a.type) {
-    case ElementType::f32: put(static_cast<float>(a.value)); break;
-    case ElementType::f64: put(a.value); break;
-    case ElementType::i8: put(static_cast<std::int8_t>(a.value)); break;
-    case ElementType::i32: put(static_cast<std::int32_t>(a.value)); break;
-    case ElementType::u32: put(static_cast<std::uint32_t>(a.value)); break;
-    case ElementType::i64: put(static_cast<std::int64_t>(a.value)); break;
-    default:
-        throw std::invalid_argument(fmt::format("scalar argument {}: {} scalars are not supported", a.name,
-                                                to_string(a.type)));
-    }
-    return out;
-}
-
 bool is_output(const ArgumentValue& a)
 {
     return a.kind == ArgumentKind::buffer && a.access != BufferAccess::input;
 }
+
+// The reference variant, not the variant measured, failed: the tuner drops the reference
+// and says so, rather than blaming every variant.
+class ReferenceKernelError : public std::runtime_error {
+public:
+    ReferenceKernelError(const std::string& message, std::string status)
+        : std::runtime_error(message), status_(std::move(status)) {}
+    [[nodiscard]] const std::string& status() const { return status_; }
+
+private:
+    std::string status_; // fault (the context is lost), launch_error or wrong_result
+};
 
 } // namespace
 
@@ -150,8 +143,9 @@ void MeasureSession::release(DeviceBuffer& buffer)
 void MeasureSession::prepare_problem(const MeasureJob& job)
 {
     // Variants of one problem share its buffers: inputs are generated and uploaded once.
-    nlohmann::json key = {{"arguments", to_json(job)["arguments"]}, {"problem", job.problem},
-                          {"seed", job.seed}, {"reference", job.reference}};
+    const nlohmann::json job_json = to_json(job);
+    nlohmann::json key = {{"arguments", job_json["arguments"]}, {"problem", job.problem}, {"seed", job.seed},
+                          {"reference", job.reference}, {"reference_kernel", job_json["reference_kernel"]}};
     const std::string signature = key.dump();
     if (problem_ && problem_->signature == signature)
         return;
@@ -160,7 +154,6 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
             release(buffer);
     problem_ = std::make_unique<ProblemData>();
     ProblemData& p = *problem_;
-    p.signature = signature;
     p.arguments = job.arguments;
     p.host.resize(job.arguments.size());
     p.device.resize(job.arguments.size());
@@ -168,7 +161,7 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
     for (std::size_t i = 0; i < job.arguments.size(); ++i) {
         const ArgumentValue& a = job.arguments[i];
         if (a.kind == ArgumentKind::scalar) {
-            p.scalars[i] = scalar_bytes(a);
+            p.scalars[i] = scalar_argument_bytes(a);
             p.parameters.push_back(p.scalars[i].data());
             continue;
         }
@@ -183,30 +176,102 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
         }
         p.parameters.push_back(&p.device[i].pointer);
     }
-    if (job.reference.empty())
-        return;
-    for (std::size_t i = 0; i < job.arguments.size(); ++i) {
-        if (!is_output(job.arguments[i]))
+    if (job.reference_kernel) {
+        run_reference_kernel(*job.reference_kernel);
+    } else if (!job.reference.empty()) {
+        for (std::size_t i = 0; i < job.arguments.size(); ++i) {
+            if (!is_output(job.arguments[i]))
+                continue;
+            // p.host holds what each launch starts from: input_output buffers are restored to it.
+            p.references[i] = cpu_reference(reference_request(job, p.host, i));
+        }
+    }
+    // Only a problem whose references are complete is reused by the next job.
+    p.signature = signature;
+}
+
+void MeasureSession::run_reference_kernel(const ReferenceKernel& kernel)
+{
+    ProblemData& p = *problem_;
+    const std::string what = fmt::format("reference variant {} ({})", kernel.variant, kernel.label);
+    CUmodule module = nullptr;
+    try {
+        const std::string cubin = read_binary(kernel.cubin_path);
+        AUTOTUNE_CHECK(driver_, cuModuleLoadDataEx(&module, cubin.data(), 0, nullptr, nullptr), what + ": loading");
+        CUfunction function = nullptr;
+        AUTOTUNE_CHECK(driver_, cuModuleGetFunction(&function, module, kernel.function.c_str()), what);
+        if (kernel.dynamic_shared_bytes > 48 * 1024)
+            AUTOTUNE_CHECK(driver_,
+                           cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              static_cast<int>(kernel.dynamic_shared_bytes)),
+                           what + ": raising the dynamic shared memory limit");
+        reset_outputs(what);
+        launch(function, kernel.grid, kernel.block, kernel.dynamic_shared_bytes, p.parameters.data(), what + ": launch");
+        AUTOTUNE_CHECK(driver_, cuStreamSynchronize(stream_), what + ": run");
+        for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+            if (!is_output(p.arguments[i]))
+                continue;
+            std::vector<std::byte> output(p.device[i].bytes);
+            AUTOTUNE_CHECK(driver_, cuMemcpyDtoH(output.data(), p.device[i].pointer, output.size()),
+                           what + ": reading " + p.arguments[i].name);
+            OutputReference reference = reference_from_output(p.arguments[i].type, output);
+            if (!reference.problem.empty())
+                throw ReferenceKernelError(fmt::format("{}: {}: {}", what, p.arguments[i].name, reference.problem),
+                                           "wrong_result");
+            p.references[i] = std::move(reference.values);
+        }
+    } catch (const DriverError& e) {
+        if (module && !e.is_sticky())
+            driver_.cuModuleUnload(module);
+        throw ReferenceKernelError(e.what(), e.is_sticky() ? "fault" : "launch_error");
+    } catch (const ReferenceKernelError&) {
+        driver_.cuModuleUnload(module);
+        throw;
+    } catch (const std::exception& e) {
+        if (module)
+            driver_.cuModuleUnload(module);
+        throw ReferenceKernelError(fmt::format("{}: {}", what, e.what()), "launch_error");
+    }
+    driver_.cuModuleUnload(module);
+}
+
+void MeasureSession::reset_outputs(const std::string& what)
+{
+    ProblemData& p = *problem_;
+    for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+        const ArgumentValue& a = p.arguments[i];
+        if (a.kind != ArgumentKind::buffer || a.access == BufferAccess::input)
             continue;
-        ReferenceRequest request;
-        request.name = job.reference;
-        for (std::size_t k = 0; k < job.arguments.size(); ++k)
-            if (job.arguments[k].kind == ArgumentKind::buffer && job.arguments[k].access != BufferAccess::output)
-                request.inputs[job.arguments[k].name] = &p.host[k];
-        request.problem = job.problem;
-        request.output = job.arguments[i].name;
-        request.seed = job.seed;
-        p.references[i] = cpu_reference(request);
+        if (a.access == BufferAccess::input_output) {
+            AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, p.host[i].bytes.data(), p.device[i].bytes),
+                           what + ": restoring " + a.name);
+        } else if (is_four_byte(a.type)) {
+            std::uint32_t pattern = 0;
+            fill_poison(a.type, std::span(reinterpret_cast<std::byte*>(&pattern), sizeof pattern));
+            AUTOTUNE_CHECK(driver_, cuMemsetD32Async(p.device[i].pointer, pattern, p.device[i].bytes / 4, stream_),
+                           what + ": poisoning " + a.name);
+        } else {
+            std::vector<std::byte> poison(p.device[i].bytes);
+            fill_poison(a.type, poison);
+            AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, poison.data(), poison.size()),
+                           what + ": poisoning " + a.name);
+        }
     }
 }
 
 void MeasureSession::launch(CUfunction function, const MeasureJob& job, void** parameters, const std::string& what)
 {
+    launch(function, job.grid, job.block, job.dynamic_shared_bytes, parameters, what);
+}
+
+void MeasureSession::launch(CUfunction function, const Dim3& grid, const Dim3& block, std::int64_t dynamic_shared_bytes,
+                            void** parameters, const std::string& what)
+{
     AUTOTUNE_CHECK(driver_,
-                   cuLaunchKernel(function, static_cast<unsigned>(job.grid.x), static_cast<unsigned>(job.grid.y),
-                                  static_cast<unsigned>(job.grid.z), static_cast<unsigned>(job.block.x),
-                                  static_cast<unsigned>(job.block.y), static_cast<unsigned>(job.block.z),
-                                  static_cast<unsigned>(job.dynamic_shared_bytes), stream_, parameters, nullptr),
+                   cuLaunchKernel(function, static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                                  static_cast<unsigned>(grid.z), static_cast<unsigned>(block.x),
+                                  static_cast<unsigned>(block.y), static_cast<unsigned>(block.z),
+                                  static_cast<unsigned>(dynamic_shared_bytes), stream_, parameters, nullptr),
                    what);
 }
 
@@ -269,25 +334,7 @@ MeasureReply MeasureSession::measure(const MeasureJob& job)
         reply.driver = attributes;
 
         // Verification: outputs poisoned, in-out buffers restored, one launch, compare.
-        for (std::size_t i = 0; i < p.arguments.size(); ++i) {
-            const ArgumentValue& a = p.arguments[i];
-            if (a.kind != ArgumentKind::buffer || a.access == BufferAccess::input)
-                continue;
-            if (a.access == BufferAccess::input_output) {
-                AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, p.host[i].bytes.data(), p.device[i].bytes),
-                               what + ": restoring " + a.name);
-            } else if (is_four_byte(a.type)) {
-                std::uint32_t pattern = 0;
-                fill_poison(a.type, std::span(reinterpret_cast<std::byte*>(&pattern), sizeof pattern));
-                AUTOTUNE_CHECK(driver_, cuMemsetD32Async(p.device[i].pointer, pattern, p.device[i].bytes / 4, stream_),
-                               what + ": poisoning " + a.name);
-            } else {
-                std::vector<std::byte> poison(p.device[i].bytes);
-                fill_poison(a.type, poison);
-                AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, poison.data(), poison.size()),
-                               what + ": poisoning " + a.name);
-            }
-        }
+        reset_outputs(what);
         try {
             launch(function, job, p.parameters.data(), what + ": launch");
         } catch (const DriverError& e) {
@@ -311,7 +358,7 @@ MeasureReply MeasureSession::measure(const MeasureJob& job)
             const auto reference = p.references.find(i);
             const VerificationResult check =
                 verify_output(p.arguments[i].type, output,
-                              reference == p.references.end() ? ReferenceValues{{}, {}} : reference->second, job.tolerance);
+                              reference == p.references.end() ? ReferenceValues{} : reference->second, job.tolerance);
             m.verified_elements += check.checked;
             m.verification_error = std::max(m.verification_error, check.error);
             if (!check.ok) {
@@ -364,6 +411,15 @@ MeasureReply MeasureSession::measure(const MeasureJob& job)
         reply.measurement = m;
         driver_.cuModuleUnload(module);
         return reply;
+    } catch (const ReferenceKernelError& e) {
+        // Nothing of the variant ran; the problem's buffers are rebuilt by the next job.
+        reply.status = e.status();
+        reply.error = e.what();
+        reply.reference_failed = true;
+        if (e.status() != "fault")
+            for (auto& buffer : problem_->device)
+                release(buffer);
+        problem_.reset();
     } catch (const DriverError& e) {
         reply.status = e.is_sticky() ? "fault" : "launch_error";
         reply.error = e.what();

@@ -37,7 +37,14 @@ private:
     struct ProblemData; // host and device buffers of one problem, with their references
 
     void prepare_problem(const MeasureJob& job);
+    // The reference kernel's outputs, launched on the problem's inputs, as its references;
+    // throws ReferenceKernelError when it cannot serve.
+    void run_reference_kernel(const ReferenceKernel& kernel);
+    // Outputs poisoned and input_output buffers restored: what every checked launch starts from.
+    void reset_outputs(const std::string& what);
     void launch(CUfunction function, const MeasureJob& job, void** parameters, const std::string& what);
+    void launch(CUfunction function, const Dim3& grid, const Dim3& block, std::int64_t dynamic_shared_bytes,
+                void** parameters, const std::string& what);
     [[nodiscard]] double probe_clock_mhz();
     [[nodiscard]] DeviceBuffer allocate(std::size_t bytes, const std::string& what);
     void release(DeviceBuffer& buffer);

@@ -250,6 +250,22 @@ std::string first_bad_element(std::span<const std::byte> output)
 
 } // namespace
 
+OutputReference reference_from_output(ElementType type, std::span<const std::byte> output)
+{
+    OutputReference out;
+    // No reference values: only the scan for unwritten, NaN and infinite elements.
+    const VerificationResult scan = verify_output(type, output, ReferenceValues{}, Tolerance{});
+    if (!scan.ok) {
+        out.problem = scan.problem;
+        return out;
+    }
+    const std::size_t n = output.size() / element_size(type);
+    out.values.values.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out.values.values.push_back(element_value(type, output, i));
+    return out;
+}
+
 VerificationResult verify_output(ElementType type, std::span<const std::byte> output,
                                  const ReferenceValues& reference, const Tolerance& tolerance)
 {
@@ -264,6 +280,9 @@ VerificationResult verify_output(ElementType type, std::span<const std::byte> ou
         throw std::invalid_argument(fmt::format("reference has {} values for all {} output elements", reference.values.size(), n));
     if (!all && reference.indices.size() != reference.values.size())
         throw std::invalid_argument(fmt::format("reference has {} indices but {} values", reference.indices.size(),
+                                                reference.values.size()));
+    if (!reference.scales.empty() && reference.scales.size() != reference.values.size())
+        throw std::invalid_argument(fmt::format("reference has {} scales for {} values", reference.scales.size(),
                                                 reference.values.size()));
     for (const std::size_t index : reference.indices)
         if (index >= n)
@@ -288,13 +307,14 @@ VerificationResult verify_output(ElementType type, std::span<const std::byte> ou
         const double expected = reference.values[i];
         const double got = element_value(type, output, index);
         const double diff = std::abs(got - expected);
-        // Against a zero reference the absolute difference stands in for the relative
+        const double scale = reference.scales.empty() ? std::abs(expected) : reference.scales[i];
+        // Against a zero scale the absolute difference stands in for the relative
         // error, so the number stays finite (it is written to results).
-        const double relative = expected != 0 ? diff / std::abs(expected) : diff;
+        const double relative = scale != 0 ? diff / scale : diff;
         if (elementwise) {
             result.error = std::max(result.error, relative);
             // Negated so that a NaN in the reference fails rather than passes.
-            if (!(diff <= tolerance.relative * std::abs(expected) + tolerance.absolute)) {
+            if (!(diff <= tolerance.relative * scale + tolerance.absolute)) {
                 ++failures;
                 if (!(relative <= worst.score))
                     worst = {index, got, expected, relative, relative};
@@ -303,21 +323,22 @@ VerificationResult verify_output(ElementType type, std::span<const std::byte> ou
             worst = {index, got, expected, relative, diff};
         }
         sum_diff2 += diff * diff;
-        sum_ref2 += expected * expected;
+        sum_ref2 += scale * scale;
     }
     result.checked = reference.values.size();
 
     if (elementwise) {
         result.ok = failures == 0;
         if (!result.ok)
-            result.problem = fmt::format("element {}: got {}, expected {} (relative error {:.3g}, tolerance {:.3g} relative + "
-                                         "{:.3g} absolute); {} of {} checked elements outside tolerance",
-                                         worst.index, worst.got, worst.expected, worst.relative, tolerance.relative,
+            result.problem = fmt::format("element {}: got {}, expected {} (relative error {:.3g}{}, tolerance {:.3g} "
+                                         "relative + {:.3g} absolute); {} of {} checked elements outside tolerance",
+                                         worst.index, worst.got, worst.expected, worst.relative,
+                                         reference.scales.empty() ? "" : " of the reference's scale", tolerance.relative,
                                          tolerance.absolute, failures, result.checked);
         return result;
     }
 
-    // Norm-wise: relative to the reference's norm, or absolute when that norm is zero.
+    // Norm-wise: relative to the norm of the reference (or of its scales), or absolute when that norm is zero.
     const bool relative_norm = sum_ref2 > 0;
     result.error = relative_norm ? std::sqrt(sum_diff2 / sum_ref2) : std::sqrt(sum_diff2);
     const double limit = relative_norm ? tolerance.relative : tolerance.absolute;

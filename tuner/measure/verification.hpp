@@ -31,6 +31,7 @@ struct Tolerance {
     enum class Kind { elementwise, normwise } kind = Kind::elementwise;
     double relative = 1e-5; // elementwise: |got − ref| ≤ relative·|ref| + absolute
     double absolute = 0;    // normwise: ‖got − ref‖₂ / ‖ref‖₂ ≤ relative over the checked elements
+    // Where the reference supplies scales (ReferenceValues::scales), they stand in for |ref|.
 };
 
 // The defaults the design names: fp32 copy-like 1e-5 elementwise, fp32 GEMM 1e-4
@@ -42,6 +43,10 @@ struct Tolerance {
 struct ReferenceValues {
     std::vector<std::size_t> indices; // empty with values present: every element, in order
     std::vector<double> values;       // values[i] belongs to indices[i] (or to element i)
+    // Empty, or one per value: the magnitude the error is measured against instead of
+    // |values[i]|. A sum's rounding error grows with Σ|x|, not with the sum, which can
+    // cancel to nearly nothing; the reduce reference supplies |v0| + Σ|x| here.
+    std::vector<double> scales;
 };
 
 struct VerificationResult {
@@ -50,6 +55,15 @@ struct VerificationResult {
     std::size_t checked = 0;   // elements compared with the reference
     double error = 0;          // max relative error (elementwise) or the norm-wise error
 };
+
+// A reference variant's output as the reference for every other variant: each element's
+// value, in order. `problem` is empty when the output can serve and otherwise says why it
+// cannot (an element the reference never wrote, a NaN): such a reference checks nothing.
+struct OutputReference {
+    ReferenceValues values;
+    std::string problem;
+};
+[[nodiscard]] OutputReference reference_from_output(ElementType type, std::span<const std::byte> output);
 
 // Every element is scanned for poison and NaN (that costs nothing next to a transfer);
 // the reference's elements are compared within the tolerance.
