@@ -8,6 +8,7 @@
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -165,7 +166,11 @@ TEST_F(Cli, ListShowsEachKernelWithItsSpaceSizes)
     const auto r = autotune("list --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json listing = json::parse(r.out);
-    ASSERT_EQ(listing.size(), 2u);
+    std::size_t spec_files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "kernels"))
+        spec_files += entry.path().extension() == ".toml" ? 1 : 0;
+    ASSERT_EQ(listing.size(), spec_files);
+    ASSERT_GE(listing.size(), 6u); // copy, gemm, gemm_bf16, reduce, transpose, triad
     for (const auto& kernel : listing) {
         const KernelSpec spec = load_spec(test::source_dir() / "kernels" / (kernel.at("name").get<std::string>() + ".toml"));
         const Problem problem = resolve_problem(spec, {});
@@ -175,7 +180,7 @@ TEST_F(Cli, ListShowsEachKernelWithItsSpaceSizes)
     }
     const auto text = autotune("list");
     EXPECT_THAT(text.out, HasSubstr("gemm"));
-    EXPECT_THAT(text.out, HasSubstr("default 152 valid of 256 combinations"));
+    EXPECT_THAT(text.out, HasSubstr("default 176 valid of 256 combinations"));
 }
 
 TEST_F(Cli, FidelityRecompilesWithNvccAndReportsAgreement)
@@ -372,7 +377,7 @@ namespace {
 TEST_F(Cli, ReportWritesMarkdownAndAPlotPerResultsFile)
 {
     ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --out " + out_dir()).exit_code, 0);
-    ASSERT_EQ(autotune("gemm --arch sm_90 --compile-only --variants 556650,556722 --out " + out_dir()).exit_code, 0);
+    ASSERT_EQ(autotune("gemm --arch sm_90 --compile-only --variants 2236800,2237088 --out " + out_dir()).exit_code, 0);
     const auto report_dir = dir.path() / "report";
     const auto r = autotune(fmt::format("report {0}/sm_90/copy.json {0}/sm_90/gemm.json -o {1}", out_dir(), report_dir.string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -381,7 +386,11 @@ TEST_F(Cli, ReportWritesMarkdownAndAPlotPerResultsFile)
     EXPECT_THAT(md, HasSubstr("## gemm on sm_90, not measured"));
     EXPECT_THAT(md, HasSubstr("**Nothing was measured**"));
     EXPECT_TRUE(std::filesystem::exists(report_dir / "copy-sm_90-predicted.svg"));
-    EXPECT_TRUE(std::filesystem::exists(report_dir / "gemm-sm_90-predicted.svg"));
+    // gemm's spec tunes four problems by default: a section and a plot each.
+    for (const char* size : {"1024", "2048", "4096", "8192"})
+        EXPECT_THAT(md, HasSubstr(fmt::format("## gemm on sm_90, not measured — M = {0}, N = {0}, K = {0}", size)));
+    EXPECT_TRUE(std::filesystem::exists(report_dir / "gemm-sm_90-predicted-p1.svg"));
+    EXPECT_TRUE(std::filesystem::exists(report_dir / "gemm-sm_90-predicted-p4.svg"));
 
     const auto missing = autotune("report " + (dir.path() / "none.json").string() + " -o " + report_dir.string());
     EXPECT_EQ(missing.exit_code, 2);
@@ -390,10 +399,11 @@ TEST_F(Cli, ReportWritesMarkdownAndAPlotPerResultsFile)
 
 TEST_F(Cli, ResultsCarryTheProblemsRooflineAndTheModelsWinner)
 {
-    const auto r = autotune("gemm --arch sm_90 --compile-only --json --variants 556650,556722,840900 --out " + out_dir());
+    const auto r = autotune("gemm --arch sm_90 --compile-only --json --variants 2236800,2237088,3363600 "
+                            "--problem M=4096,N=4096,K=4096 --out " + out_dir());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json results = json::parse(r.out);
-    ASSERT_EQ(results.at("problems").size(), 1u);
+    ASSERT_EQ(results.at("problems").size(), 1u); // --problem replaces the spec's set
     const json& p = results.at("problems").at(0);
     EXPECT_DOUBLE_EQ(p.at("flops").get<double>(), 2.0 * 4096 * 4096 * 4096);
     EXPECT_DOUBLE_EQ(p.at("bytes").get<double>(), 4.0 * 3 * 4096 * 4096);
@@ -415,6 +425,42 @@ TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsTwo)
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
     EXPECT_EQ(lines(r.err), 1u);
+}
+
+} // namespace
+
+namespace {
+
+// A spec's [[problems]] are tuned in one run: one results file holding each problem's
+// variants and winner, and a tuned header with an entry per problem.
+TEST_F(Cli, ASpecsProblemSetIsTunedProblemByProblemIntoOneFileAndHeader)
+{
+    const auto r = autotune("gemm --arch sm_90 --compile-only --json --variants 2236800,2283840 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    const json& problems = results.at("problems");
+    ASSERT_EQ(problems.size(), 4u);
+    EXPECT_EQ(problems.at(0).at("variables").at("M"), 1024);
+    EXPECT_EQ(problems.at(3).at("variables").at("K"), 8192);
+    EXPECT_EQ(results.at("variants").size(), 2u); // the first problem's, as a one-problem file
+    for (std::size_t k = 1; k < 4; ++k) {
+        ASSERT_EQ(problems.at(k).at("variants").size(), 2u) << k;
+        EXPECT_EQ(problems.at(k).at("problem").at("M"), problems.at(k).at("variables").at("M")) << k;
+        EXPECT_FALSE(problems.at(k).at("winner").is_null()) << k;
+    }
+    // Flops grow with the problem: each problem was ranked on its own numbers.
+    EXPECT_LT(problems.at(0).at("flops").get<double>(), problems.at(3).at("flops").get<double>());
+
+    const auto header = dir.path() / "tuned.hpp";
+    const auto h = autotune(fmt::format("header {}/sm_90/gemm.json --no-check -o {}", out_dir(), header.string()));
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    const std::string text = test::read_file(header);
+    for (const char* size : {"1024", "2048", "4096", "8192"})
+        EXPECT_THAT(text, HasSubstr(fmt::format("sm_90_M{0}_N{0}_K{0}_A_LAYOUT1_B_LAYOUT1{{90, {0}, {0}, {0}, 1, 1,", size)));
+
+    // The summary names every problem and how to see one problem's table.
+    const auto text_run = autotune("gemm --arch sm_90 --compile-only --variants 2236800,2283840 --out " + out_dir());
+    EXPECT_THAT(text_run.out, HasSubstr("problem 4 of 4: M=8192,N=8192,K=8192"));
 }
 
 } // namespace

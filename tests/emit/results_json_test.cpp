@@ -77,7 +77,7 @@ TEST(ResultsJson, CarriesTheContractFieldsAndNullsForFailedVariants)
 TEST(ResultsJson, IsWrittenUnderArchAndKernelWithoutLeavingTemporaries)
 {
     test::TempDir dir;
-    const auto path = write_results(sample_run(), dir.path());
+    const auto path = write_results({sample_run()}, dir.path());
     EXPECT_EQ(path, dir.path() / "sm_90" / "gemm.json");
     EXPECT_EQ(nlohmann::ordered_json::parse(test::read_file(path)), results_json(sample_run()));
     std::size_t entries = 0;

@@ -110,4 +110,16 @@ $L__BB0_1:
     EXPECT_NEAR(arithmetic_share(ptx), 0.4, 1e-12);
 }
 
+TEST(ArithmeticShare, ATensorCoreMmaCountsAsTheIssueSlotsItKeepsThePipeBusy)
+{
+    const char* ptx = R"(
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 	{%r1, %r2, %r3, %r4}, [%r5];
+	mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 	{%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r6, %r7}, {%f1, %f2, %f3, %f4};
+	add.s32 	%r5, %r5, 64;
+	@%p1 bra 	$L__BB0_1;
+)";
+    // ldmatrix, add.s32, bra: 3 slots; the m16n8k16 mma: 16·8·16 / 512 = 4 slots of math.
+    EXPECT_NEAR(arithmetic_share(ptx), 4.0 / 7.0, 1e-12);
+}
+
 } // namespace

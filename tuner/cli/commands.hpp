@@ -20,6 +20,9 @@ int report_command(const Arguments& args);                                   // 
 int roofline_command(const Arguments& args);                                 // autotune roofline
 int compare_command(const Arguments& args);                                  // autotune compare BASE NEW
 int header_command(const Arguments& args);                                   // autotune header RESULTS... -o FILE
+int merge_command(const Arguments& args);                                    // autotune merge PARTS... -o FILE
+int import_command(const Arguments& args);                                   // autotune import kt-cache FILE -o RESULTS
+int replay_command(const Arguments& args);                                   // autotune replay RESULTS --strategy NAME
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
 
 } // namespace autotune::cli

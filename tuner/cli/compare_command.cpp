@@ -4,8 +4,10 @@
 // got slower, so that a nightly job fails on a regression; 2 on bad input.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "emit/problem_views.hpp"
 #include "rank/compare_results.hpp"
 #include "util/atomic_file.hpp"
+#include "util/one_line.hpp"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -23,25 +25,27 @@ using json = nlohmann::ordered_json;
 namespace autotune::cli {
 namespace {
 
-std::string one_line(std::string text)
-{
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    std::replace(text.begin(), text.end(), '\r', ' ');
-    return text;
-}
-
-ResultsDocument read_document(const fs::path& path)
+json read_document(const fs::path& path)
 {
     std::ifstream in(path);
     if (!in)
         throw UsageError(fmt::format("cannot read results file '{}'", path.string()));
-    ResultsDocument d{path.string(), {}};
     try {
-        d.document = json::parse(in);
+        return json::parse(in);
     } catch (const json::exception& e) {
         throw UsageError(one_line(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what())));
     }
-    return d;
+}
+
+// Each tuned problem of a file is compared on its own (a spec's [[problems]]).
+void add_problems(const fs::path& path, std::vector<ResultsDocument>& documents)
+{
+    try {
+        for (json& view : problem_views(read_document(path)))
+            documents.push_back({path.string(), std::move(view)});
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("results file '{}': {}", path.string(), e.what()));
+    }
 }
 
 // results/<arch>/<kernel>.json anywhere under `dir`: a .json file in a directory named
@@ -70,11 +74,11 @@ std::vector<ResultsDocument> read_side(const std::string& path, const char* role
     std::vector<ResultsDocument> documents;
     if (fs::is_directory(status)) {
         for (const auto& file : results_files_under(path))
-            documents.push_back(read_document(file));
+            add_problems(file, documents);
         if (documents.empty())
             throw UsageError(fmt::format("no results files (<arch>/<kernel>.json) under {} directory '{}'", role, path));
     } else {
-        documents.push_back(read_document(path));
+        add_problems(path, documents);
     }
     for (const auto& d : documents)
         check_results_document(d.document, d.source);

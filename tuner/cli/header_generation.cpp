@@ -3,6 +3,7 @@
 #include "cli/cli_error.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compile_variants.hpp"
+#include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
 #include "emit/tuned_header.hpp"
 #include "util/atomic_file.hpp"
@@ -63,14 +64,15 @@ HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_path
     std::vector<HeaderEntry> entries;
     try {
         for (const auto& path : results_paths) {
-            const json results = read_results_file(path);
-            for (HeaderEntry& entry : header_entries(results, path)) {
-                if (check)
-                    check_with_nvcc(entry, results, path, outcome.mismatches);
-                else
-                    entry.notes.push_back("not checked against an nvcc build (--no-check)");
-                entries.push_back(std::move(entry));
-            }
+            // One entry set per tuned problem: a file may hold several (a spec's [[problems]]).
+            for (const json& results : problem_views(read_results_file(path)))
+                for (HeaderEntry& entry : header_entries(results, path)) {
+                    if (check)
+                        check_with_nvcc(entry, results, path, outcome.mismatches);
+                    else
+                        entry.notes.push_back("not checked against an nvcc build (--no-check)");
+                    entries.push_back(std::move(entry));
+                }
         }
         outcome.entries = entries.size();
         write_file_atomically(output, tuned_header(std::move(entries), results_paths));

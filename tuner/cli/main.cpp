@@ -29,9 +29,15 @@ Inspect:
   autotune fidelity RESULTS [--limit N] [--json]   recompile variants with nvcc, compare
   autotune report RESULTS... [-o DIR]              Markdown report and roofline SVGs
   autotune header RESULTS... -o FILE               the tuned header other builds include
+  autotune merge PARTS... -o FILE                  combine the parts of a --shard I/N run
   autotune roofline [--device N]                   measure a GPU's ceilings (bandwidth, fp32 FMA)
   autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]
                                                    compare two results, exit 1 on a regression
+
+Search offline:
+  autotune import kt-cache FILE -o RESULTS         a Kernel Tuner cache as a results file
+  autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json]
+                                                   replay a search strategy on recorded times
 
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
 2 bad usage or bad input.
@@ -60,6 +66,9 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "roofline") return roofline_command(rest);
     if (command == "compare") return compare_command(rest);
     if (command == "header") return header_command(rest);
+    if (command == "import") return import_command(rest);
+    if (command == "replay") return replay_command(rest);
+    if (command == "merge") return merge_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "

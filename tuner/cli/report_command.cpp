@@ -2,7 +2,10 @@
 // file, and the roofline picture of each as an SVG next to it.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "emit/markdown_peers.hpp"
 #include "emit/markdown_report.hpp"
+#include "emit/peer_ratio.hpp"
+#include "emit/problem_views.hpp"
 #include "emit/roofline_svg.hpp"
 #include "rank/measured_ceilings.hpp"
 #include "util/atomic_file.hpp"
@@ -38,32 +41,57 @@ int report_command(const Arguments& args)
     if (paths.empty())
         throw UsageError("autotune report needs results files, e.g. results/sm_90/gemm.json");
 
-    // Read everything first: a bad file is bad input, and nothing is written.
-    std::vector<json> documents;
+    // Read everything first: a bad file is bad input, and nothing is written. Each tuned
+    // problem of a file (a spec's [[problems]]) gets its own section and plot.
+    struct Section {
+        std::string path;
+        json view;
+        std::string plot_suffix; // "-p2" for a file's second problem; empty for a one-problem file
+    };
+    std::vector<Section> sections;
     for (const auto& path : paths) {
         std::ifstream in(path);
         if (!in)
             throw UsageError(fmt::format("results file '{}' not found", path));
+        json document;
         try {
-            documents.push_back(json::parse(in));
+            document = json::parse(in);
         } catch (const json::exception& e) {
             throw UsageError(fmt::format("results file '{}' is not valid JSON: {}", path, e.what()));
         }
-        if (!documents.back().contains("problems") || !documents.back().contains("variants"))
+        if (!document.contains("problems") || !document.contains("variants"))
             throw UsageError(fmt::format("results file '{}' has no ranked problems (written by an older autotune?)", path));
+        try {
+            auto views = problem_views(document);
+            for (std::size_t k = 0; k < views.size(); ++k)
+                sections.push_back({path, std::move(views[k]), views.size() > 1 ? fmt::format("-p{}", k + 1) : ""});
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("results file '{}': {}", path, e.what()));
+        }
     }
     std::string md = "# autotune report\n\n";
-    for (std::size_t i = 0; i < documents.size(); ++i) {
-        const json& d = documents[i];
+    for (const auto& [path, d, plot_suffix] : sections) {
         const std::string device = d.at("device").is_null() ? "predicted" : device_slug(d.at("device").at("name").get<std::string>());
-        std::string svg_name = fmt::format("{}-{}-{}.svg", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(), device);
+        std::string svg_name = fmt::format("{}-{}-{}{}.svg", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
+                                           device, plot_suffix);
         try {
             write_file_atomically(std::filesystem::path(out_dir) / svg_name, roofline_svg(d));
         } catch (const std::invalid_argument& e) {
-            std::cerr << "autotune: " << paths[i] << ": no roofline plot: " << e.what() << "\n";
+            std::cerr << "autotune: " << path << ": no roofline plot: " << e.what() << "\n";
             svg_name.clear();
         }
         md += markdown_report_section(d, svg_name);
+        // The peers measured on the same device sit next to the results: <arch>/peers.json.
+        const auto peers_path = std::filesystem::path(path).parent_path() / "peers.json";
+        const bool found = std::filesystem::exists(peers_path);
+        std::vector<PeerComparison> comparisons;
+        if (found)
+            try {
+                comparisons = compare_with_peers(d, json::parse(std::ifstream(peers_path)), path, peers_path.string());
+            } catch (const std::exception& e) {
+                throw UsageError(fmt::format("peers file '{}': {}", peers_path.string(), e.what()));
+            }
+        md += markdown_peer_section(comparisons, peers_path.string(), found);
     }
     const auto report = std::filesystem::path(out_dir) / "report.md";
     write_file_atomically(report, md);

@@ -1,28 +1,30 @@
-// autotune <kernel> / autotune run SPEC: the main job. Spec → space → compile, then
-// (until the measure stage exists) a compile-only result that says nothing was measured.
+// autotune <kernel> / autotune run SPEC: the main job. Settles and checks every option,
+// finds the GPU, tunes each problem (tune_problem.hpp) and writes one results file.
 #include "arch/arch_spec.hpp"
-#include "arch/device_spec.hpp"
 #include "arch/arch_target.hpp"
+#include "arch/device_spec.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/tune_problem.hpp"
 #include "compile/compile_cache.hpp"
-#include "compile/compile_variants.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
 #include "measure/gpu_devices.hpp"
-#include "measure/measure_variants.hpp"
-#include "rank/measured_ceilings.hpp"
-#include "rank/rank_problem.hpp"
-#include "predict/variant_prediction.hpp"
+#include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
+#include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
+#include "strategy/search_measurements.hpp"
+#include "strategy/search_space.hpp"
 #include "util/project_paths.hpp"
+#include "util/scratch_dir.hpp"
 
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <charconv>
 #include <ctime>
@@ -37,13 +39,18 @@ namespace {
 
 struct TuneOptions {
     std::string arch;
-    std::string problem;
+    std::vector<std::string> problems;
     std::string space = "default";
     std::string compiler = "nvrtc";
     std::string nvcc_flags;
     std::string device;
     std::string variants; // comma-separated indices: tune only these
     std::string header;   // write the tuned header here after the run
+    std::string strategy = "exhaustive";
+    std::string budget;
+    std::uint64_t seed = 1;
+    std::string shard;    // "I/N"
+    bool launch_bounds = false;
     std::string cache;
     std::string out = "results";
     unsigned jobs = 0;
@@ -61,11 +68,16 @@ po::options_description tune_options(TuneOptions& o)
     d.add_options()
         ("help,h", "show this help")
         ("arch", po::value(&o.arch)->required(), "target architecture: sm_XX, e.g. sm_80, sm_90, sm_90a")
-        ("problem", po::value(&o.problem), "problem sizes, e.g. M=1024,N=1024,K=1024 (default: the spec's)")
+        ("problem", po::value(&o.problems)->composing(), "problem sizes, e.g. M=1024,N=1024,K=1024; repeat for several (default: the spec's problem set)")
         ("space", po::value(&o.space)->default_value("default"), "default: the spec's default space; full: all values")
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
         ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
+        ("strategy", po::value(&o.strategy)->default_value("exhaustive"), fmt::format("which variants get GPU time: {}", fmt::join(strategy_names(), ", ")).c_str())
+        ("budget", po::value(&o.budget), "at most N measurements, or a duration: 90s, 30m, 2h")
+        ("seed", po::value(&o.seed)->default_value(1), "seed of the strategy and of the input data")
+        ("shard", po::value(&o.shard), "I/N: tune the I-th of N deterministic parts of the space (merge them with autotune merge)")
+        ("launch-bounds", po::bool_switch(&o.launch_bounds), "sweep the register policy (launch bounds, register caps) around the 3 best and report the register/time frontier")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
@@ -105,8 +117,29 @@ CompilerKind parse_compiler(const std::string& text)
     }
 }
 
-// The variants named by --variants (full-space indices), in the space's order.
-std::vector<Variant> select_variants(const std::vector<Variant>& all, const std::string& list)
+std::filesystem::path journal_path(const TuneOptions& o, const ArchTarget& arch, const KernelSpec& spec,
+                                   const std::optional<std::pair<std::size_t, std::size_t>>& shard)
+{
+    auto name = results_file_name(spec.name, shard);
+    name.replace(name.size() - 5, 5, ".journal.jsonl");
+    return std::filesystem::path(o.out) / arch.name() / name;
+}
+
+// "I/N" with I < N; nullopt for "".
+std::optional<std::pair<std::size_t, std::size_t>> parse_shard(const std::string& text)
+{
+    if (text.empty())
+        return std::nullopt;
+    std::size_t index = 0, count = 0;
+    char slash = 0, extra = 0;
+    std::istringstream in(text);
+    if (!(in >> index >> slash >> count) || slash != '/' || (in >> extra) || count == 0 || index >= count)
+        throw UsageError(fmt::format("--shard '{}' is not I/N with 0 <= I < N (e.g. 0/4)", text));
+    return std::pair{index, count};
+}
+
+// --variants "556650,556722": full-space indices.
+std::set<std::size_t> parse_variant_list(const std::string& list)
 {
     std::set<std::size_t> wanted;
     std::stringstream stream(list);
@@ -117,14 +150,7 @@ std::vector<Variant> select_variants(const std::vector<Variant>& all, const std:
             throw UsageError(fmt::format("--variants '{}': '{}' is not a variant index", list, item));
         wanted.insert(index);
     }
-    std::vector<Variant> chosen;
-    for (const auto& v : all)
-        if (wanted.erase(v.index))
-            chosen.push_back(v);
-    if (!wanted.empty())
-        throw UsageError(fmt::format("--variants: {} is not a valid variant of this space (see the # column of "
-                                     "autotune <kernel> --compile-only, or --space full)", *wanted.begin()));
-    return chosen;
+    return wanted;
 }
 
 std::string utc_date()
@@ -144,86 +170,75 @@ std::filesystem::path own_executable()
     return path;
 }
 
-// The measure stage: the first GPU of the target architecture verifies and times every
-// variant that can run; without one, the run stays compile-and-predict and says why.
-void measure_run(const KernelSpec& spec, const Problem& problem, const ArchTarget& arch, const TuneOptions& o,
-                 TuningRun& run, ProgressLine& progress)
+// The measure stage runs on the first GPU of the target architecture; without one (no
+// driver, no device of the arch) the run stays compile-and-predict and says why.
+void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
 {
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
     if (!driver) {
-        run.not_measured = why_not;
+        setup.not_measured = why_not;
         return;
     }
     const std::vector<GpuDevice> gpus = list_gpus(*driver);
     for (const auto& gpu : gpus)
         if (gpu.compute_capability == arch.number()) {
-            run.device = gpu;
-            break;
+            setup.device = gpu;
+            return;
         }
-    if (!run.device) {
-        std::string present;
-        for (const auto& gpu : gpus)
-            present += fmt::format("{}{} (sm_{})", present.empty() ? "" : ", ", gpu.name, gpu.compute_capability);
-        run.not_measured = fmt::format("no {} device (this machine has {})", arch.name(), present.empty() ? "none" : present);
-        return;
-    }
+    std::string present;
+    for (const auto& gpu : gpus)
+        present += fmt::format("{}{} (sm_{})", present.empty() ? "" : ", ", gpu.name, gpu.compute_capability);
+    setup.not_measured = fmt::format("no {} device (this machine has {})", arch.name(), present.empty() ? "none" : present);
+}
+
+MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const std::filesystem::path& journal,
+                                 const std::filesystem::path& scratch)
+{
     MeasureSettings settings;
     settings.worker_argv = {own_executable().string(), "measure-worker"};
-    settings.device = run.device->ordinal;
+    settings.device = device.ordinal;
     settings.timing.max_median_noise = o.max_noise_percent / 100.0;
     settings.timing.min_samples = o.min_samples;
     settings.timing.max_seconds = o.max_seconds;
     settings.variant_timeout = std::chrono::milliseconds(static_cast<long long>(o.variant_timeout * 1000));
-    settings.journal = std::filesystem::path(o.out) / arch.name() / (spec.name + ".journal.jsonl");
-    const auto scratch = std::filesystem::temp_directory_path() / fmt::format("autotune-{}-{}", spec.name, getpid());
-    std::filesystem::create_directories(scratch);
+    settings.journal = journal;
+    settings.device_id = device.pci_bus_id + " " + device.name;
+    settings.seed = o.seed;
     settings.scratch_dir = scratch;
-    progress.relabel(fmt::format("measuring {} on {}", spec.name, run.device->name));
-    settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
-    run.measurements = measure_variants(spec, problem, run.variants, run.compiled, run.predictions, settings);
-    progress.finish();
-    std::filesystem::remove_all(scratch);
+    return settings;
 }
 
-// The rank stage: ceilings measured on this GPU by `autotune roofline` when there are
-// some, the device table's datasheet otherwise.
-ProblemRanking rank_run(const KernelSpec& spec, const Problem& problem, const TuneOptions& o, const TuningRun& run)
+void print_runs(const std::vector<TuningRun>& runs, const std::filesystem::path& path)
 {
-    std::optional<Ceilings> ceilings;
-    if (run.device) {
-        const auto devices_dir = std::filesystem::path(o.out) / "devices";
-        if (const auto measured = read_measured_ceilings(devices_dir, run.device->name))
-            ceilings = ceilings_for(*measured, spec.cost.precision,
-                                    devices_dir / (device_slug(run.device->name) + ".json"));
+    if (runs.size() == 1) {
+        std::cout << compile_table(runs[0]) << launch_bound_table(runs[0]) << "\n" << compile_summary(runs[0]) << "\n";
+    } else {
+        // A table per problem would bury the winners; each problem's summary says them.
+        for (std::size_t k = 0; k < runs.size(); ++k)
+            std::cout << fmt::format("{}problem {} of {}: {} (its table: --problem {})\n{}\n", k ? "\n" : "", k + 1,
+                                     runs.size(), runs[k].problem.to_string(), runs[k].problem.to_string(),
+                                     compile_summary(runs[k]));
     }
-    if (!ceilings && run.roofline_device)
-        ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
-    RankInputs inputs;
-    inputs.spec = &spec;
-    inputs.problem = &problem;
-    inputs.variants = &run.variants;
-    inputs.compiled = &run.compiled;
-    inputs.predictions = &run.predictions;
-    inputs.measurements = &run.measurements;
-    inputs.ceilings = ceilings;
-    inputs.sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
-    return rank_problem(inputs);
+    std::cout << "results: " << path.string() << "\n";
 }
 
 int tune(const KernelSpec& spec, const TuneOptions& o)
 {
     // Validate every input before any work, so bad input never leaves partial output.
-    const ArchTarget arch = require_compilable_arch(o.arch);
-    const ArchSpec& arch_spec = find_arch_spec(arch.number());
-    const DeviceSpec* device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);
-    if (device && device->compute_capability != arch.number())
-        throw UsageError(fmt::format("--device {} is sm_{}, not {}", device->key, device->compute_capability,
-                                     arch.name()));
-    const SpaceSelection selection = parse_space(o.space);
-    const Problem problem =
-        resolve_problem(spec, o.problem.empty() ? decltype(parse_problem_assignments("")){} : parse_problem_assignments(o.problem));
-    CompileSettings settings;
+    TuneSetup setup;
+    setup.spec = &spec;
+    setup.arch = require_compilable_arch(o.arch);
+    const ArchTarget& arch = setup.arch;
+    setup.arch_spec = &find_arch_spec(arch.number());
+    setup.roofline_device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);
+    setup.roofline_device_named = !o.device.empty();
+    if (setup.roofline_device && setup.roofline_device->compute_capability != arch.number())
+        throw UsageError(fmt::format("--device {} is sm_{}, not {}", setup.roofline_device->key,
+                                     setup.roofline_device->compute_capability, arch.name()));
+    setup.selection = parse_space(o.space);
+    const std::vector<Problem> problems = resolve_problems(spec, o.problems);
+    CompileSettings& settings = setup.compile;
     settings.compiler = parse_compiler(o.compiler);
     settings.jobs = o.jobs;
     settings.nvcc = default_nvcc();
@@ -234,48 +249,63 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     if (o.cache != "none")
         settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
 
-    Space space = enumerate_space(spec, problem, selection);
+    const auto strategies = strategy_names();
+    if (std::find(strategies.begin(), strategies.end(), o.strategy) == strategies.end())
+        throw UsageError(fmt::format("--strategy '{}' is not one of: {}", o.strategy, fmt::join(strategies, ", ")));
+    setup.search.strategy = o.strategy;
+    try {
+        setup.search.budget = parse_budget(o.budget);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    setup.search.seed = o.seed;
+    setup.shard = parse_shard(o.shard);
     if (!o.variants.empty())
-        space.variants = select_variants(space.variants, o.variants);
-    TuningRun run;
-    run.kernel = spec.name;
-    run.spec_path = portable_path(spec.spec_path, settings.project_root);
-    run.arch = arch.name();
-    run.nvrtc_version = nvrtc_version();
-    run.created = utc_date();
-    run.roofline_device = device;
-    run.roofline_device_named = !o.device.empty();
-    run.compiler = settings.compiler;
-    run.problem = problem;
-    run.selection = selection;
-    run.combinations = space.combinations;
-    run.removals = space.removals;
-    run.variants = space.variants;
+        setup.only_variants = parse_variant_list(o.variants);
+    setup.launch_bounds = o.launch_bounds;
+    setup.out = o.out;
+    // Every problem's space is enumerated and checked now: an impossible problem of the set,
+    // a reference variant outside one, or a bad --variants fails before any GPU time, not
+    // after the problems before it were measured.
+    for (const auto& problem : problems) {
+        Space space = enumerate_space(spec, problem, setup.selection);
+        check_problem(spec, problem, space, setup.selection);
+        (void)reference_variant(spec, problem);
+        if (setup.only_variants)
+            for (const std::size_t index : *setup.only_variants)
+                if (std::none_of(space.variants.begin(), space.variants.end(), [&](const Variant& v) { return v.index == index; }))
+                    throw UsageError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # "
+                                                 "column of autotune <kernel> --compile-only, or --space full)",
+                                                 index, problem.to_string()));
+    }
 
-    ProgressLine progress(!o.json && isatty(STDERR_FILENO),
-                          fmt::format("compiling {} for {}", spec.name, arch.name()));
+    ProgressLine progress(!o.json && isatty(STDERR_FILENO), fmt::format("compiling {} for {}", spec.name, arch.name()));
     settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
-    const auto start = std::chrono::steady_clock::now();
-    run.compiled = compile_variants(spec, problem, run.variants, arch, settings);
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    progress.finish();
-    run.predictions = predict_variants(arch_spec, run.variants, run.compiled);
+    setup.search.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    setup.progress = &progress;
+    ScratchDir scratch("autotune"); // cubins handed to the measuring worker
+    const auto journal = journal_path(o, arch, spec, setup.shard);
     if (o.compile_only)
-        run.not_measured.clear();
+        setup.not_measured = "--compile-only";
     else
-        measure_run(spec, problem, arch, o, run, progress);
+        find_measuring_device(arch, setup);
+    if (setup.device)
+        setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
 
-    run.ranking = rank_run(spec, problem, o, run);
-    const auto path = write_results(run, o.out);
+    std::vector<TuningRun> runs;
+    const std::string created = utc_date();
+    for (const auto& problem : problems) {
+        runs.push_back(tune_problem(setup, problem));
+        runs.back().created = created;
+    }
+    const auto path = write_results(runs, o.out);
     // The journal kept each measurement safe while the run was going; the results file
     // now holds them all.
-    std::filesystem::remove(std::filesystem::path(o.out) / arch.name() / (spec.name + ".journal.jsonl"));
-    if (o.json) {
-        std::cout << results_json(run).dump(2) << "\n";
-    } else {
-        std::cout << compile_table(run) << "\n" << compile_summary(run) << "\n";
-        std::cout << "results: " << path.string() << "\n";
-    }
+    std::filesystem::remove(journal);
+    if (o.json)
+        std::cout << results_document(runs).dump(2) << "\n";
+    else
+        print_runs(runs, path);
     if (!o.header.empty()) {
         // Every architecture tuned so far for this kernel goes into the header.
         std::vector<std::string> inputs;
@@ -290,8 +320,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
             std::cout << fmt::format("header: {} ({} tuned configurations from {} results files)\n", o.header,
                                      outcome.entries, inputs.size());
     }
-    if (!run.not_measured.empty())
-        std::cerr << "autotune: nothing was measured: " << run.not_measured << "; compiled and predicted only\n";
+    if (!setup.device && !o.compile_only)
+        std::cerr << "autotune: nothing was measured: " << setup.not_measured << "; compiled and predicted only\n";
     return exit_ok;
 }
 

@@ -92,9 +92,16 @@ std::string compile_table(const TuningRun& run)
             const auto fraction = run.ranking ? run.ranking->variants[i].roofline_fraction : std::nullopt;
             columns[col++].cells.push_back(fraction ? fmt::format("{:.0f}%", 100 * *fraction) : "-");
         }
-        columns[col++].cells.push_back(m && m->status != "ok"
-                                           ? fmt::format("{}: {}", m->status, m->error.substr(0, 70))
-                                           : status_cell(c, i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
+        const PruneDecision* pruned = i < run.pruning.decisions.size() ? &run.pruning.decisions[i] : nullptr;
+        if (m && m->status != "ok")
+            columns[col++].cells.push_back(fmt::format("{}: {}", m->status, m->error.substr(0, 70)));
+        else if (pruned && pruned->pruned)
+            columns[col++].cells.push_back("pruned: " + pruned->reason.substr(0, 70));
+        else if (pruned && pruned->duplicate_of)
+            columns[col++].cells.push_back(fmt::format("{}, same run as #{}", m ? "ok" : "duplicate",
+                                                       run.variants[*pruned->duplicate_of].index));
+        else
+            columns[col++].cells.push_back(status_cell(c, i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{}));
     }
 
     std::vector<std::size_t> widths;
@@ -122,6 +129,61 @@ std::string compile_table(const TuningRun& run)
     append_row([&](std::size_t c) { return columns[c].title; });
     for (std::size_t row = 0; row < run.variants.size(); ++row)
         append_row([&](std::size_t c) { return columns[c].cells[row]; });
+    return out;
+}
+
+std::string launch_bound_table(const TuningRun& run)
+{
+    std::string out;
+    for (const auto& search : run.launch_bound_search) {
+        auto position = [&](std::size_t index) {
+            for (std::size_t i = 0; i < run.variants.size(); ++i)
+                if (run.variants[i].index == index)
+                    return i;
+            return run.variants.size();
+        };
+        const Variant& base = run.variants[position(search.base)];
+        std::size_t hidden = 0;
+        out += fmt::format("\nlaunch-bound search around #{} ({}):\n{:>8}  {:<46} {:>5} {:>12} {:>7} {:>5} {:>14}  {}\n",
+                           search.base, base.key(), "#", "policy", "regs", "spill st/ld", "blk/SM", "occ",
+                           run.device ? "median us" : "model", "");
+        for (const std::size_t index : search.sweep) {
+            const std::size_t i = position(index);
+            if (i == run.variants.size())
+                continue;
+            if (run.pruning.decisions[i].duplicate_of) {
+                ++hidden; // the same machine code and launch as a variant listed
+                continue;
+            }
+            const Variant& v = run.variants[i];
+            const RegisterPolicy& p = v.register_policy;
+            std::string policy = p.kind();
+            if (p.max_threads > 0)
+                policy += fmt::format(" ({}, {})", p.max_threads, p.min_blocks);
+            if (p.maxnreg > 0)
+                policy += fmt::format(" {}", p.maxnreg);
+            if (p.maxrregcount > 0)
+                policy += fmt::format(" rr={}", p.maxrregcount);
+            const CompiledVariant& c = run.compiled[i];
+            const auto* prediction = run.predictions[i].prediction ? &*run.predictions[i].prediction : nullptr;
+            const bool ok = c.status == CompileStatus::ok;
+            const auto& facts = run.facts[i];
+            std::string time = "-";
+            if (facts.measured)
+                time = fmt::format("{:.2f}", 1e6 * facts.measured->median);
+            else if (run.ranking && run.ranking->variants[i].predicted)
+                time = fmt::format("{:.0f}%", 100 * run.ranking->variants[i].predicted_fraction);
+            const bool frontier = std::find(search.frontier.begin(), search.frontier.end(), index) != search.frontier.end();
+            out += fmt::format("{:>8}  {:<46} {:>5} {:>12} {:>7} {:>5} {:>14}  {}\n", index, policy,
+                               ok ? std::to_string(c.resources.registers) : "-",
+                               ok ? fmt::format("{}/{}", c.resources.spill_stores, c.resources.spill_loads) : "-",
+                               prediction ? std::to_string(prediction->occupancy.blocks_per_sm) : "-",
+                               prediction ? fmt::format("{:.0f}%", 100 * prediction->occupancy.fraction) : "-", time,
+                               frontier ? "frontier" : (run.pruning.decisions[i].pruned ? "pruned" : ""));
+        }
+        if (hidden > 0)
+            out += fmt::format("  ({} more with the same machine code and launch as one listed)\n", hidden);
+    }
     return out;
 }
 
@@ -177,6 +239,10 @@ std::string compile_summary(const TuningRun& run)
             ? fmt::format("\ndevice model: {} ({}){}", run.roofline_device->key, run.roofline_device->name,
                           run.roofline_device_named ? "" : fmt::format(", the default for {}; --device names another", run.arch))
             : fmt::format("\ndevice model: none known for {}; --device names one", run.arch);
+    std::string pruned;
+    for (const auto& r : run.pruning.removals)
+        if (r.removed > 0)
+            pruned += fmt::format("\n  {:>6} not measured: {}", r.removed, r.rule);
     std::string measured;
     if (run.device) {
         std::map<std::string, std::size_t> by_status;
@@ -192,8 +258,8 @@ std::string compile_summary(const TuningRun& run)
     return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
                        "{} from cache, {:.1f} s with {}{}{}{}{}",
                        run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed, device, measured,
-                       winner_summary(run));
+                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed + pruned, device,
+                       measured, winner_summary(run));
 }
 
 } // namespace autotune

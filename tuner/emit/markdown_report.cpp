@@ -29,17 +29,19 @@ std::string markdown_report_section(const json& results, const std::string& svg_
 {
     const json& problem = results.at("problems").at(0);
     const bool measured = problem.value("measured", false);
-    std::string md = fmt::format("## {} on {}\n\n", results.at("kernel").get<std::string>(),
+    std::string variables;
+    for (const auto& [name, value] : problem.at("variables").items())
+        variables += fmt::format("{}{} = {}", variables.empty() ? "" : ", ", name, value.get<std::int64_t>());
+    // The problem is in the heading: a file of several problems has a section each.
+    std::string md = fmt::format("## {} on {} — {}\n\n", results.at("kernel").get<std::string>(),
                                  results.at("device").is_null() ? results.at("arch").get<std::string>() + ", not measured"
                                                                 : results.at("device").at("name").get<std::string>() +
-                                                                      " (" + results.at("arch").get<std::string>() + ")");
+                                                                      " (" + results.at("arch").get<std::string>() + ")",
+                                 variables);
     if (!measured)
         md += fmt::format("**Nothing was measured** ({}): every figure below is the model's prediction.\n\n",
                           results.value("not_measured", json()).is_null() ? "compile-only run"
                               : results.at("not_measured").get<std::string>());
-    std::string variables;
-    for (const auto& [name, value] : problem.at("variables").items())
-        variables += fmt::format("{}{} = {}", variables.empty() ? "" : ", ", name, value.get<std::int64_t>());
     md += fmt::format("Problem {}: {:.4g} GFLOP, {:.4g} MB moved at least, {:.3g} flop/byte", variables,
                       problem.at("flops").get<double>() / 1e9, problem.at("bytes").get<double>() / 1e6,
                       problem.at("intensity").get<double>());

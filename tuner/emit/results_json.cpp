@@ -1,5 +1,6 @@
 #include "emit/results_json.hpp"
 
+#include "emit/problem_views.hpp"
 #include "util/atomic_file.hpp"
 
 #include <climits>
@@ -60,27 +61,16 @@ json measurement_json(const VariantMeasurement& m)
     return out;
 }
 
-json ranked_json(const RankedVariant* r)
+json ptx_facts_json(const RankFacts& f)
 {
-    if (r == nullptr || !r->predicted)
-        return json{{"gflops", nullptr}, {"gbps", nullptr}, {"roofline_fraction", nullptr},
-                    {"predicted_fraction", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
-                    {"predicted_rank", nullptr}};
-    const ModelFactors& f = r->factors;
-    return json{{"gflops", optional_value(r->gflops)},
-                {"gbps", optional_value(r->gbps)},
-                {"roofline_fraction", optional_value(r->roofline_fraction)},
-                {"predicted_fraction", r->predicted_fraction},
-                {"model_factors",
-                 {{"occupancy", f.occupancy}, {"spills", f.spills}, {"waves", f.waves}, {"vectors", f.vectors},
-                  {"issue", f.issue}}},
-                {"diagnosis", r->diagnosis},
-                {"rank", r->rank ? json(r->rank) : json(nullptr)},
-                {"predicted_rank", r->predicted_rank ? json(r->predicted_rank) : json(nullptr)}};
+    return {{"scalar_loads", f.memory_ops.scalar_loads}, {"vector_loads", f.memory_ops.vector_loads},
+            {"scalar_stores", f.memory_ops.scalar_stores}, {"vector_stores", f.memory_ops.vector_stores},
+            {"arithmetic_share", f.arithmetic_share}};
 }
 
 json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted,
-                  const std::optional<VariantMeasurement>& measured, const RankedVariant* ranked)
+                  const std::optional<VariantMeasurement>& measured, const RankedVariant* ranked, const RankFacts* facts,
+                  const PruneDecision* pruned, const std::vector<Variant>& all)
 {
     const bool ok = compiled.status == CompileStatus::ok;
     const ResourceUsage& r = compiled.resources;
@@ -101,7 +91,9 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"lowered_name", compiled.lowered_name},
         {"compiler", to_string(compiled.compiler)},
         {"options", compiled.options},
-        {"status", measured ? measured->status : to_string(compiled.status)},
+        {"status", measured ? measured->status : pruned && pruned->pruned ? "pruned" : to_string(compiled.status)},
+        {"pruned_because", pruned && pruned->pruned ? json(pruned->reason) : json(nullptr)},
+        {"duplicate_of", pruned && pruned->duplicate_of ? json(all[*pruned->duplicate_of].index) : json(nullptr)},
         {"error", !ok ? json(compiled.error) : measured && !measured->error.empty() ? json(measured->error) : json(nullptr)},
         {"registers", when_ok(r.registers)},
         {"spill_stores", when_ok(r.spill_stores)},
@@ -118,6 +110,7 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"warnings", r.warnings},
         {"cubin_sha256", when_ok(compiled.cubin_sha256)},
         {"sass_sha256", when_ok(compiled.sass_sha256)},
+        {"ptx_facts", ok && facts ? ptx_facts_json(*facts) : json(nullptr)},
         {"cache_hit", compiled.cache_hit},
         {"compile_seconds", compiled.compile_seconds},
         {"occupancy", predicted.prediction ? occupancy_json(predicted.prediction->occupancy) : json(nullptr)},
@@ -126,7 +119,7 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"prediction_error", predicted.error.empty() ? json(nullptr) : json(predicted.error)},
         {"measurement", measured ? measurement_json(*measured) : json(nullptr)},
     };
-    const json rank_fields = ranked_json(ranked); // a named object: items() would dangle on a temporary
+    const json rank_fields = ranked_variant_json(ranked); // a named object: items() would dangle on a temporary
     for (const auto& [key, value] : rank_fields.items())
         v[key] = value;
     if (predicted.prediction && predicted.prediction->launch_bound) {
@@ -138,9 +131,7 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
     return v;
 }
 
-} // namespace
 
-namespace {
 
 json device_json(const GpuDevice& d)
 {
@@ -151,7 +142,6 @@ json device_json(const GpuDevice& d)
             {"memory_bytes", d.memory_bytes}, {"l2_bytes", d.l2_bytes}};
 }
 
-} // namespace
 
 // The problem's roofline figures, its winner and how well the model ranked it.
 json problem_json(const TuningRun& run)
@@ -159,10 +149,21 @@ json problem_json(const TuningRun& run)
     json variables = json::object();
     for (const auto& [name, value] : run.problem.values)
         variables[name] = value;
-    json p{{"variables", variables}};
     if (!run.ranking)
-        return p;
-    const ProblemRanking& r = *run.ranking;
+        return json{{"variables", variables}};
+    std::vector<std::pair<std::size_t, json>> identities;
+    for (const auto& v : run.variants)
+        identities.emplace_back(v.index, named_values(v.parameters));
+    const int sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
+    return ranked_problem_json(variables, *run.ranking, identities, sms);
+}
+
+} // namespace
+
+json ranked_problem_json(const json& variables, const ProblemRanking& r,
+                         const std::vector<std::pair<std::size_t, json>>& identities, int sms)
+{
+    json p{{"variables", variables}};
     p["flops"] = r.flops;
     p["bytes"] = r.bytes;
     p["intensity"] = r.flops / r.bytes;
@@ -173,12 +174,12 @@ json problem_json(const TuningRun& run)
                                       {"clock_mhz", r.ceilings->clock_mhz},
                                       {"source", r.ceilings->source}}
                                : json(nullptr);
+    p["sms"] = sms;
     p["measured"] = r.measured;
     if (r.winner) {
-        const Variant& v = run.variants[*r.winner];
         const RankedVariant& w = r.variants[*r.winner];
-        p["winner"] = {{"index", v.index},
-                       {"params", named_values(v.parameters)},
+        p["winner"] = {{"index", identities[*r.winner].first},
+                       {"params", identities[*r.winner].second},
                        {"basis", r.measured ? "measured" : "predicted"},
                        {"roofline_fraction", optional_value(w.roofline_fraction)},
                        {"predicted_fraction", w.predicted_fraction}};
@@ -194,6 +195,31 @@ json problem_json(const TuningRun& run)
     return p;
 }
 
+
+json ranked_variant_json(const RankedVariant* r)
+{
+    if (r == nullptr || !r->predicted)
+        return json{{"gflops", nullptr}, {"gbps", nullptr}, {"roofline_fraction", nullptr},
+                    {"predicted_fraction", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
+                    {"predicted_rank", nullptr}};
+    const ModelFactors& f = r->factors;
+    return json{{"gflops", optional_value(r->gflops)},
+                {"gbps", optional_value(r->gbps)},
+                {"roofline_fraction", optional_value(r->roofline_fraction)},
+                {"predicted_fraction", r->predicted_fraction},
+                {"model_factors",
+                 {{"occupancy", f.occupancy}, {"spills", f.spills}, {"waves", f.waves}, {"vectors", f.vectors},
+                  {"issue", f.issue}}},
+                {"diagnosis", r->diagnosis},
+                {"rank", r->rank ? json(r->rank) : json(nullptr)},
+                {"predicted_rank", r->predicted_rank ? json(r->predicted_rank) : json(nullptr)}};
+}
+
+std::string results_file_name(const std::string& kernel, const std::optional<std::pair<std::size_t, std::size_t>>& shard)
+{
+    return shard ? fmt::format("{}.shard-{}-of-{}.json", kernel, shard->first, shard->second) : kernel + ".json";
+}
+
 json results_json(const TuningRun& run)
 {
     json removals = json::array();
@@ -207,7 +233,10 @@ json results_json(const TuningRun& run)
         variants.push_back(variant_json(run.variants[i], run.compiled[i],
                                         i < run.predictions.size() ? run.predictions[i] : PredictionOutcome{},
                                         i < run.measurements.size() ? run.measurements[i] : std::nullopt,
-                                        run.ranking ? &run.ranking->variants[i] : nullptr));
+                                        run.ranking ? &run.ranking->variants[i] : nullptr,
+                                        i < run.facts.size() ? &run.facts[i] : nullptr,
+                                        i < run.pruning.decisions.size() ? &run.pruning.decisions[i] : nullptr,
+                                        run.variants));
     bool measured = false;
     for (const auto& m : run.measurements)
         measured = measured || (m && m->status == "ok");
@@ -234,15 +263,43 @@ json results_json(const TuningRun& run)
           {"valid", run.variants.size()},
           {"removed", removals}}},
         {"compile_seconds", run.seconds},
+        {"pruning", [&] {
+             json rules = json::array();
+             for (const auto& r : run.pruning.removals)
+                 rules.push_back({{"rule", r.rule}, {"removed", r.removed}});
+             return rules;
+         }()},
+        {"search", run.search ? json{{"strategy", run.strategy},
+                                     {"candidates", run.search->candidates},
+                                     {"evaluations", run.search->evaluations},
+                                     {"resumed", run.resumed}}
+                              : json(nullptr)},
+        {"shard", run.shard ? json{{"index", run.shard->first}, {"count", run.shard->second}} : json(nullptr)},
+        {"launch_bound_search", [&] {
+             json sweeps = json::array();
+             for (const auto& s : run.launch_bound_search)
+                 sweeps.push_back({{"base", s.base}, {"sweep", s.sweep}, {"frontier", s.frontier}});
+             return sweeps;
+         }()},
         {"problems", json::array({problem_json(run)})},
         {"variants", variants},
     };
 }
 
-std::filesystem::path write_results(const TuningRun& run, const std::filesystem::path& out_dir)
+json results_document(const std::vector<TuningRun>& runs)
 {
-    const auto path = out_dir / run.arch / (run.kernel + ".json");
-    write_file_atomically(path, results_json(run).dump(2) + "\n");
+    std::vector<json> views;
+    for (const auto& run : runs)
+        views.push_back(results_json(run));
+    return combine_problem_views(views);
+}
+
+std::filesystem::path write_results(const std::vector<TuningRun>& runs, const std::filesystem::path& out_dir)
+{
+    if (runs.empty())
+        throw std::invalid_argument("no problem was tuned: nothing to write");
+    const auto path = out_dir / runs.front().arch / results_file_name(runs.front().kernel, runs.front().shard);
+    write_file_atomically(path, results_document(runs).dump(2) + "\n");
     return path;
 }
 

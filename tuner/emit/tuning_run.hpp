@@ -8,6 +8,8 @@
 #include "measure/measure_variants.hpp"
 #include "predict/variant_prediction.hpp"
 #include "rank/rank_problem.hpp"
+#include "strategy/prune_variants.hpp"
+#include "strategy/search_measurements.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
@@ -37,6 +39,20 @@ struct TuningRun {
     std::optional<GpuDevice> device;            // the GPU that measured, if any
     std::string not_measured;                   // why nothing was measured (empty when measured)
     std::vector<std::optional<VariantMeasurement>> measurements; // [i] belongs to variants[i]
+    PruneReport pruning;                        // what gets no GPU time, and why
+    std::optional<SearchOutcome> search;        // the measured run's search (strategy, evaluations)
+    std::string strategy;                       // the strategy asked for
+    std::size_t resumed = 0;                    // measurements taken from an interrupted run's journal
+    std::optional<std::pair<std::size_t, std::size_t>> shard; // (I, N): this run covers a 1/N part
+    std::vector<RankFacts> facts;               // [i] belongs to variants[i]: what ranking used
+    // --launch-bounds: around each of the best configurations, its register-policy sweep
+    // (variant indices, the base included) and the register/time frontier among them.
+    struct LaunchBoundSearch {
+        std::size_t base = 0;
+        std::vector<std::size_t> sweep;
+        std::vector<std::size_t> frontier;
+    };
+    std::vector<LaunchBoundSearch> launch_bound_search;
     std::optional<ProblemRanking> ranking;      // the rank stage's view of the problem
     double seconds = 0;                     // wall time of the compile stage
 };

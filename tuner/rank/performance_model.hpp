@@ -25,7 +25,8 @@ struct ModelFactors {
 };
 
 // The share of arithmetic instructions (fma, mul, add, mma and their kin) among all
-// instructions of the PTX, by static count.
+// instructions of the PTX, by static count; a tensor-core mma counts as the issue slots
+// its m·n·k keeps the tensor pipe busy (m·n·k / 512: 4 for m16n8k16).
 [[nodiscard]] double arithmetic_share(std::string_view ptx);
 
 [[nodiscard]] ModelFactors model_factors(const VariantFacts& facts, double arithmetic_share);

@@ -61,74 +61,106 @@ std::optional<double> spearman_correlation(const std::vector<double>& a, const s
     return cov / std::sqrt(va * vb);
 }
 
-ProblemRanking rank_problem(const RankInputs& in)
+std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
+                                         const std::vector<PredictionOutcome>& predictions,
+                                         const std::vector<std::optional<VariantMeasurement>>& measurements)
 {
-    const auto& variants = *in.variants;
-    const auto& compiled = *in.compiled;
-    const auto& predictions = *in.predictions;
-    ProblemRanking out;
-    out.flops = evaluate_cost(in.spec->cost.flops, "cost.flops", *in.spec, *in.problem);
-    out.bytes = evaluate_cost(in.spec->cost.bytes, "cost.bytes", *in.spec, *in.problem);
-    out.ceilings = in.ceilings;
-    if (in.ceilings)
-        out.roofline = roofline_for(out.flops, out.bytes, *in.ceilings);
-    out.variants.resize(variants.size());
-
-    // Vector accesses are "possible" for this kernel when any variant of it uses them.
-    std::vector<GlobalMemoryOps> ops(variants.size());
-    bool vectors_possible = false;
-    for (std::size_t i = 0; i < variants.size(); ++i)
-        if (compiled[i].status == CompileStatus::ok) {
-            ops[i] = count_global_memory_ops(compiled[i].ptx);
-            vectors_possible |= ops[i].vector_loads + ops[i].vector_stores > 0;
-        }
-
+    std::vector<RankFacts> facts(variants.size());
     for (std::size_t i = 0; i < variants.size(); ++i) {
-        RankedVariant& r = out.variants[i];
+        RankFacts& f = facts[i];
+        f.threads_per_block = variants[i].block.volume();
+        f.grid_blocks = variants[i].grid.volume();
+        if (compiled[i].status == CompileStatus::ok) {
+            f.resources = compiled[i].resources;
+            f.memory_ops = count_global_memory_ops(compiled[i].ptx);
+            f.arithmetic_share = arithmetic_share(compiled[i].ptx);
+        }
         if (!predictions[i].prediction)
             continue;
-        VariantFacts facts;
-        facts.resources = compiled[i].resources;
-        facts.occupancy = predictions[i].prediction->occupancy;
-        facts.threads_per_block = variants[i].block.volume();
-        facts.grid_blocks = variants[i].grid.volume();
-        facts.sms = in.sms;
-        facts.memory_ops = ops[i];
-        facts.vectors_possible = vectors_possible;
+        f.predicted = true;
+        f.occupancy = predictions[i].prediction->occupancy;
+        const auto* m = i < measurements.size() && measurements[i] ? &*measurements[i] : nullptr;
+        if (m && m->status == "ok" && m->measurement && m->measurement->verified)
+            f.measured = MeasuredTime{m->measurement->time.median, m->measurement->time.relative_spread,
+                                      m->measurement->sm_clock_mhz};
+    }
+    return facts;
+}
+
+ProblemWork problem_work(const KernelSpec& spec, const Problem& problem)
+{
+    return {evaluate_cost(spec.cost.flops, "cost.flops", spec, problem), evaluate_cost(spec.cost.bytes, "cost.bytes", spec, problem)};
+}
+
+ProblemRanking rank_problem(const RankInputs& in)
+{
+    const ProblemWork work = problem_work(*in.spec, *in.problem);
+    static const std::vector<std::optional<VariantMeasurement>> none;
+    return rank_facts(rank_facts_of_run(*in.variants, *in.compiled, *in.predictions, in.measurements ? *in.measurements : none),
+                      work.flops, work.bytes, in.ceilings, in.sms);
+}
+
+ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, double bytes,
+                          const std::optional<Ceilings>& ceilings, int sms)
+{
+    ProblemRanking out;
+    out.flops = flops;
+    out.bytes = bytes;
+    out.ceilings = ceilings;
+    if (ceilings)
+        out.roofline = roofline_for(flops, bytes, *ceilings);
+    out.variants.resize(facts.size());
+
+    // Vector accesses are "possible" for this kernel when any variant of it uses them.
+    bool vectors_possible = false;
+    for (const auto& f : facts)
+        vectors_possible |= f.memory_ops.vector_loads + f.memory_ops.vector_stores > 0;
+
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+        const RankFacts& f = facts[i];
+        RankedVariant& r = out.variants[i];
+        if (!f.predicted)
+            continue;
+        VariantFacts view;
+        view.resources = f.resources;
+        view.occupancy = f.occupancy;
+        view.threads_per_block = f.threads_per_block;
+        view.grid_blocks = f.grid_blocks;
+        view.sms = sms;
+        view.memory_ops = f.memory_ops;
+        view.vectors_possible = vectors_possible;
         if (out.roofline) {
-            facts.problem = *out.roofline;
-            facts.ceilings = *in.ceilings;
+            view.problem = *out.roofline;
+            view.ceilings = *ceilings;
         } else {
-            facts.problem.flops = out.flops;
-            facts.problem.bytes = out.bytes;
-            facts.problem.compute_bound = out.flops > 0;
+            view.problem.flops = flops;
+            view.problem.bytes = bytes;
+            view.problem.compute_bound = flops > 0;
         }
-        const auto* m = in.measurements && i < in.measurements->size() && (*in.measurements)[i]
-                            ? &*(*in.measurements)[i] : nullptr;
-        if (m && m->status == "ok" && m->measurement && m->measurement->verified) {
-            const double seconds = m->measurement->time.median;
+        if (f.measured) {
+            const double seconds = f.measured->median;
             r.measured = true;
-            r.gflops = out.flops / seconds / 1e9;
-            r.gbps = out.bytes / seconds / 1e9;
-            if (in.ceilings) {
+            r.gflops = flops / seconds / 1e9;
+            r.gbps = bytes / seconds / 1e9;
+            if (ceilings) {
                 // The roof at the clock this variant ran at.
-                const Ceilings at_run = at_clock(*in.ceilings, m->measurement->sm_clock_mhz);
-                const ProblemRoofline roof = roofline_for(out.flops, out.bytes, at_run);
+                const Ceilings at_run = at_clock(*ceilings, f.measured->sm_clock_mhz);
+                const ProblemRoofline roof = roofline_for(flops, bytes, at_run);
                 r.roofline_fraction = roofline_fraction(roof, seconds);
-                facts.problem = roof;
-                facts.ceilings = at_run;
+                view.problem = roof;
+                view.ceilings = at_run;
             }
-            facts.seconds = seconds;
+            view.seconds = seconds;
         }
         r.predicted = true;
-        r.factors = model_factors(facts, arithmetic_share(compiled[i].ptx));
+        r.factors = model_factors(view, f.arithmetic_share);
         r.predicted_fraction = r.factors.fraction();
-        r.diagnosis = diagnose(facts);
+        r.diagnosis = diagnose(view);
     }
 
     auto ranking = [&](auto included, auto better) {
         std::vector<std::size_t> order;
-        for (std::size_t i = 0; i < variants.size(); ++i)
+        for (std::size_t i = 0; i < facts.size(); ++i)
             if (included(out.variants[i]))
                 order.push_back(i);
         std::stable_sort(order.begin(), order.end(), better);
@@ -141,24 +173,26 @@ ProblemRanking rank_problem(const RankInputs& in)
                                              const double fb = out.variants[b].predicted_fraction;
                                              if (fa != fb)
                                                  return fa > fb;
-                                             return compiled[a].resources.registers < compiled[b].resources.registers;
+                                             return facts[a].resources.registers < facts[b].resources.registers;
                                          });
     for (std::size_t k = 0; k < predicted_order.size(); ++k)
         out.variants[predicted_order[k]].predicted_rank = k + 1;
 
-    // Measured: by time (the roof is the same for every variant of a problem, up to the
-    // clock), ties broken by the lower spread, then fewer registers.
+    // Measured: by fraction of the roof (by time where there is no roof), ties broken by
+    // the lower spread, then fewer registers.
+    auto measured_score = [&](std::size_t i) {
+        return out.variants[i].roofline_fraction.value_or(1 / facts[i].measured->median);
+    };
     const auto measured_order = ranking([](const RankedVariant& r) { return r.measured; },
                                         [&](std::size_t a, std::size_t b) {
-                                            const auto& ma = *(*in.measurements)[a]->measurement;
-                                            const auto& mb = *(*in.measurements)[b]->measurement;
-                                            const double fa = out.variants[a].roofline_fraction.value_or(1 / ma.time.median);
-                                            const double fb = out.variants[b].roofline_fraction.value_or(1 / mb.time.median);
+                                            const double fa = measured_score(a), fb = measured_score(b);
                                             if (fa != fb)
                                                 return fa > fb;
-                                            if (ma.time.relative_spread != mb.time.relative_spread)
-                                                return ma.time.relative_spread < mb.time.relative_spread;
-                                            return compiled[a].resources.registers < compiled[b].resources.registers;
+                                            const double sa = facts[a].measured->relative_spread;
+                                            const double sb = facts[b].measured->relative_spread;
+                                            if (sa != sb)
+                                                return sa < sb;
+                                            return facts[a].resources.registers < facts[b].resources.registers;
                                         });
     out.measured = !measured_order.empty();
     const auto& winner_order = out.measured ? measured_order : predicted_order;
@@ -171,7 +205,7 @@ ProblemRanking rank_problem(const RankInputs& in)
         std::vector<double> predicted, measured;
         for (const std::size_t i : measured_order) {
             predicted.push_back(out.variants[i].predicted_fraction);
-            measured.push_back(out.variants[i].roofline_fraction.value_or(1 / (*in.measurements)[i]->measurement->time.median));
+            measured.push_back(measured_score(i));
         }
         out.spearman = spearman_correlation(predicted, measured);
         out.measured_winner_predicted_rank = out.variants[measured_order.front()].predicted_rank;

@@ -30,6 +30,31 @@ struct RankInputs {
     int sms = 0;                      // of the device the figures are for
 };
 
+// What ranking needs to know of one variant, as plain values: a run provides them from its
+// stages (rank_facts_of_run), a results file from its records (merge), and both rank the
+// same way.
+struct MeasuredTime {
+    double median = 0;          // seconds
+    double relative_spread = 0;
+    double sm_clock_mhz = 0;
+};
+
+struct RankFacts {
+    bool predicted = false;     // compiled and fits an SM
+    ResourceUsage resources;
+    Occupancy occupancy;
+    std::int64_t threads_per_block = 0;
+    std::int64_t grid_blocks = 0;
+    GlobalMemoryOps memory_ops;
+    double arithmetic_share = 0;
+    std::optional<MeasuredTime> measured; // verified and timed
+};
+
+[[nodiscard]] std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants,
+                                                       const std::vector<CompiledVariant>& compiled,
+                                                       const std::vector<PredictionOutcome>& predictions,
+                                                       const std::vector<std::optional<VariantMeasurement>>& measurements);
+
 struct RankedVariant {
     bool predicted = false;              // has a model figure (compiled and fits an SM)
     bool measured = false;               // verified and timed
@@ -57,6 +82,18 @@ struct ProblemRanking {
 
 // Throws ExpressionError naming cost.flops or cost.bytes when they cannot be evaluated.
 [[nodiscard]] ProblemRanking rank_problem(const RankInputs& inputs);
+
+// The problem's work from the spec's cost model: flops and minimum bytes.
+struct ProblemWork {
+    double flops = 0;
+    double bytes = 0;
+};
+[[nodiscard]] ProblemWork problem_work(const KernelSpec& spec, const Problem& problem);
+
+// The ranking itself, from facts: the problem's work, the ceilings (none: no roofline)
+// and the SM count of the device the figures are for.
+[[nodiscard]] ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, double bytes,
+                                        const std::optional<Ceilings>& ceilings, int sms);
 
 // Spearman's rank correlation of two equally long series (ties get average ranks);
 // nullopt with fewer than 3 pairs or a constant series.

@@ -1,0 +1,149 @@
+// autotune import kt-cache and autotune replay as users run them: a real Kernel Tuner cache
+// imported, strategies replayed on it with a percentage budget, reproducible by seed, and
+// bad input as exit 2 with one line naming it.
+#include "support/test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::filesystem::path cache_file(const std::string& kernel)
+{
+    return test::source_dir() / ".." / "shared" / "data" / "kernel-tuner-caches" / (kernel + "_RTX_3090.json.gz");
+}
+
+class ReplayImportCli : public ::testing::Test {
+protected:
+    // The pnpoly cache imported once for the suite.
+    static void SetUpTestSuite()
+    {
+        dir_ = new test::TempDir;
+        const auto r = run(fmt::format("import kt-cache {} -o {}", cache_file("pnpoly").string(), results().string()));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        import_out_ = new std::string(r.out);
+    }
+    static void TearDownTestSuite()
+    {
+        delete dir_;
+        delete import_out_;
+        dir_ = nullptr;
+        import_out_ = nullptr;
+    }
+    static test::CommandResult run(const std::string& arguments)
+    {
+        return test::run_command(fmt::format("{} {}", test::autotune_binary().string(), arguments));
+    }
+    static std::filesystem::path results() { return dir_->path() / "tmp" / "results.json"; }
+    static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+    static test::TempDir* dir_;
+    static std::string* import_out_;
+};
+
+test::TempDir* ReplayImportCli::dir_ = nullptr;
+std::string* ReplayImportCli::import_out_ = nullptr;
+
+TEST_F(ReplayImportCli, ImportWritesAResultsFileAndSaysWhatItHolds)
+{
+    ASSERT_TRUE(std::filesystem::exists(results()));
+    const json doc = json::parse(test::read_file(results()));
+    EXPECT_EQ(doc.at("kernel"), "cn_pnpoly");
+    EXPECT_EQ(doc.at("arch"), "sm_86");
+    EXPECT_EQ(doc.at("variants").size(), 4092u);
+    EXPECT_THAT(*import_out_, HasSubstr("imported 4092 configurations of cn_pnpoly"));
+    EXPECT_THAT(*import_out_, HasSubstr("318 launch_error"));
+    EXPECT_THAT(*import_out_, HasSubstr("3774 ok"));
+    EXPECT_THAT(*import_out_, HasSubstr("winner: #"));
+}
+
+TEST_F(ReplayImportCli, ReplayJsonHasTheBudgetTheBestAndTheFraction)
+{
+    const auto r = run(fmt::format("replay {} --strategy random --budget 2% --seed 3 --json", results().string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    const json out = json::parse(r.out);
+    const auto points = out.at("points").get<std::size_t>();
+    EXPECT_EQ(points, 4092u);
+    const auto expected = static_cast<std::size_t>(std::ceil(0.02 * static_cast<double>(points)));
+    EXPECT_EQ(out.at("budget"), expected);
+    EXPECT_EQ(out.at("evaluations"), expected);
+    EXPECT_EQ(out.at("strategy"), "random");
+    EXPECT_EQ(out.at("seed"), 3);
+    const double fraction = out.at("fraction_of_optimum").get<double>();
+    EXPECT_GT(fraction, 0.0);
+    EXPECT_LE(fraction, 1.0);
+    const double best = out.at("best_time").get<double>();
+    EXPECT_GE(best, out.at("optimum_time").get<double>());
+    EXPECT_DOUBLE_EQ(fraction, out.at("optimum_time").get<double>() / best);
+    EXPECT_LE(out.at("failed_evaluations").get<std::size_t>(), expected);
+    EXPECT_TRUE(out.at("best_params").contains("block_size_x"));
+
+    const auto again = run(fmt::format("replay {} --strategy random --budget 2% --seed 3 --json", results().string()));
+    EXPECT_EQ(again.out, r.out);
+}
+
+TEST_F(ReplayImportCli, EveryStrategyReplaysAndTheWholeSpaceFindsTheOptimum)
+{
+    for (const std::string strategy : {"exhaustive", "random", "model", "ils", "annealing", "forest"}) {
+        const auto r = run(fmt::format("replay {} --strategy {} --budget 40 --json", results().string(), strategy));
+        ASSERT_EQ(r.exit_code, 0) << strategy << ": " << r.err;
+        const json out = json::parse(r.out);
+        EXPECT_EQ(out.at("evaluations"), 40) << strategy;
+        EXPECT_GT(out.at("fraction_of_optimum").get<double>(), 0.0) << strategy;
+    }
+    const auto all = run(fmt::format("replay {} --strategy exhaustive --budget 100% --json --trace", results().string()));
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    const json out = json::parse(all.out);
+    EXPECT_EQ(out.at("evaluations"), 4092);
+    EXPECT_EQ(out.at("failed_evaluations"), 318);
+    EXPECT_DOUBLE_EQ(out.at("fraction_of_optimum").get<double>(), 1.0);
+    EXPECT_EQ(out.at("trace").size(), 4092u);
+}
+
+TEST_F(ReplayImportCli, TheTextReportNamesTheBestAndTheFraction)
+{
+    const auto r = run(fmt::format("replay {} --strategy ils --budget 1% --seed 2", results().string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("ils on "));
+    EXPECT_THAT(r.out, HasSubstr("41 evaluations of a budget of 41"));
+    EXPECT_THAT(r.out, HasSubstr("fraction_of_optimum"));
+}
+
+TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
+{
+    const std::string file = results().string();
+    const std::string missing = (dir_->path() / "missing.json").string();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"replay " + file + " --strategy genetic --budget 5", "unknown strategy 'genetic'"},
+        {"replay " + missing + " --strategy random --budget 5", missing},
+        {"replay " + file + " --strategy random --budget 5x", "budget '5x'"},
+        {"replay " + file + " --strategy random --budget 0", "budget '0'"},
+        {"replay " + file + " --strategy random", "--budget"},
+        {"replay " + file + " --budget 5", "--strategy"},
+        {"replay --strategy random --budget 5", "results file"},
+        {"replay " + cache_file("pnpoly").string() + " --strategy random --budget 5", cache_file("pnpoly").string()},
+        {"import kt-cache " + missing + " -o " + (dir_->path() / "x.json").string(), missing},
+        {"import kt-cache " + file + " -o " + (dir_->path() / "x.json").string(), file},
+        {"import kt-cache " + cache_file("pnpoly").string(), "-o RESULTS"},
+        {"import csv " + cache_file("pnpoly").string() + " -o x.json", "unknown format 'csv'"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const auto r = run(arguments);
+        EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.err;
+        EXPECT_THAT(r.err, HasSubstr(expected)) << arguments;
+        EXPECT_EQ(lines(r.err), 1u) << arguments << "\n" << r.err;
+        EXPECT_TRUE(r.out.empty()) << arguments << "\n" << r.out;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir_->path() / "x.json"));
+}
+
+} // namespace

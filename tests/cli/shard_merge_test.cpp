@@ -1,0 +1,205 @@
+// Sharding a space and merging the parts, through the program as users run it.
+#include "support/test_support.hpp"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <map>
+#include <set>
+
+using namespace autotune;
+using json = nlohmann::json;
+using ::testing::HasSubstr;
+
+namespace {
+
+class Sharding : public ::testing::Test {
+protected:
+    test::CommandResult autotune(const std::string& arguments)
+    {
+        return test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", (dir.path() / "cache").string(),
+                                             test::autotune_binary().string(), arguments));
+    }
+    json results(const std::string& name) { return json::parse(test::read_file(dir.path() / "out" / "sm_90" / name)); }
+    std::string out() const { return (dir.path() / "out").string(); }
+
+    // A results document without what differs between any two runs (compile timings, cache).
+    // Each further problem of a [[problems]] run carries the same fields.
+    static json comparable(json doc)
+    {
+        doc.erase("compile_seconds");
+        doc.erase("created");
+        for (auto& v : doc["variants"]) {
+            v.erase("cache_hit");
+            v.erase("compile_seconds");
+        }
+        if (doc.contains("problems"))
+            for (auto& problem : doc["problems"])
+                if (problem.contains("variants")) {
+                    json record = problem;
+                    record.erase("problems");
+                    problem = comparable(std::move(record));
+                }
+        return doc;
+    }
+    test::TempDir dir;
+};
+
+TEST_F(Sharding, ThePartsPartitionTheSpaceAndMergeIntoTheUnshardedRun)
+{
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(autotune(fmt::format("copy --arch sm_90 --compile-only --shard {}/3 --out {}", i, out())).exit_code, 0);
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --out " + out()).exit_code, 0);
+    std::set<std::size_t> seen;
+    std::size_t total = 0;
+    for (int i = 0; i < 3; ++i) {
+        const json part = results(fmt::format("copy.shard-{}-of-3.json", i));
+        EXPECT_EQ(part.at("shard").at("index"), i);
+        for (const auto& v : part.at("variants")) {
+            EXPECT_TRUE(seen.insert(v.at("index").get<std::size_t>()).second) << "in two parts: " << v.at("index");
+            ++total;
+        }
+        EXPECT_NEAR(static_cast<double>(part.at("variants").size()), 36.0 / 3, 1.0); // balanced
+    }
+    const json whole = results("copy.json");
+    EXPECT_EQ(total, whole.at("variants").size()); // complete
+
+    const auto merged_path = dir.path() / "merged.json";
+    const auto r = autotune(fmt::format("merge {0}/sm_90/copy.shard-2-of-3.json {0}/sm_90/copy.shard-0-of-3.json "
+                                        "{0}/sm_90/copy.shard-1-of-3.json -o {1}",
+                                        out(), merged_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json merged = json::parse(test::read_file(merged_path));
+    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+}
+
+TEST_F(Sharding, ARunOverSeveralProblemsShardsAndMergesProblemByProblem)
+{
+    const std::string variants = "--variants 2236800,2237088,2283840,3363600";
+    for (int i = 0; i < 2; ++i)
+        ASSERT_EQ(autotune(fmt::format("gemm --arch sm_90 --compile-only {} --shard {}/2 --out {}", variants, i, out()))
+                      .exit_code,
+                  0);
+    ASSERT_EQ(autotune(fmt::format("gemm --arch sm_90 --compile-only {} --out {}", variants, out())).exit_code, 0);
+    const json whole = results("gemm.json");
+    ASSERT_EQ(whole.at("problems").size(), 4u);
+    const auto merged_path = dir.path() / "merged.json";
+    const auto r = autotune(fmt::format("merge {0}/sm_90/gemm.shard-1-of-2.json {0}/sm_90/gemm.shard-0-of-2.json -o {1}",
+                                        out(), merged_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json merged = json::parse(test::read_file(merged_path));
+    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+}
+
+TEST_F(Sharding, IncompleteOrRepeatedPartsAndBadShardsAreBadInput)
+{
+    for (int i = 0; i < 2; ++i)
+        ASSERT_EQ(autotune(fmt::format("copy --arch sm_90 --compile-only --shard {}/2 --out {}", i, out())).exit_code, 0);
+    const std::string part0 = out() + "/sm_90/copy.shard-0-of-2.json";
+    const auto missing = autotune(fmt::format("merge {} -o {}/m.json", part0, out()));
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_THAT(missing.err, HasSubstr("the parts hold 1 of the 2 shards"));
+    const auto twice = autotune(fmt::format("merge {0} {0} -o {1}/m.json", part0, out()));
+    EXPECT_EQ(twice.exit_code, 2);
+    EXPECT_THAT(twice.err, HasSubstr("shard 0 is given twice"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out" / "m.json"));
+    for (const char* bad : {"3/3", "1/0", "a/b", "1-2"}) {
+        const auto r = autotune(fmt::format("copy --arch sm_90 --compile-only --shard {} --out {}", bad, out()));
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_THAT(r.err, HasSubstr("--shard")) << bad;
+    }
+}
+
+TEST_F(Sharding, AnUnknownStrategyOrBudgetIsBadInput)
+{
+    const auto strategy = autotune("copy --arch sm_90 --strategy genetic --out " + out());
+    EXPECT_EQ(strategy.exit_code, 2);
+    EXPECT_THAT(strategy.err, HasSubstr("--strategy 'genetic' is not one of: exhaustive"));
+    const auto budget = autotune("copy --arch sm_90 --budget 10x --out " + out());
+    EXPECT_EQ(budget.exit_code, 2);
+    EXPECT_THAT(budget.err, HasSubstr("--budget '10x'"));
+}
+
+TEST_F(Sharding, ResultsSayWhatWasPrunedAndWhy)
+{
+    const auto r = autotune("copy --arch sm_90 --compile-only --json --out " + out());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    std::size_t duplicates = 0;
+    for (const auto& v : doc.at("variants"))
+        if (!v.at("duplicate_of").is_null()) {
+            ++duplicates;
+            EXPECT_LT(v.at("duplicate_of").get<std::size_t>(), v.at("index").get<std::size_t>());
+        }
+    EXPECT_GT(duplicates, 0u);
+    bool counted = false;
+    for (const auto& rule : doc.at("pruning"))
+        if (rule.at("rule").get<std::string>().rfind("same machine code", 0) == 0) {
+            EXPECT_EQ(rule.at("removed"), duplicates);
+            counted = true;
+        }
+    EXPECT_TRUE(counted);
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(Sharding, TheSlurmArrayScriptTunesItsShardAndTheArrayMerges)
+{
+    const std::string script = (test::source_dir() / "scripts" / "slurm-tune.sbatch").string();
+    for (int task = 0; task < 2; ++task) {
+        // As Slurm runs a task of the array, in a checkout whose build/autotune is this one.
+        const auto r = test::run_command(fmt::format(
+            "cd {0} && mkdir -p build && ln -sf {1} build/autotune && SLURM_SUBMIT_DIR={0} SLURM_ARRAY_TASK_ID={2} "
+            "SLURM_ARRAY_TASK_COUNT=2 KERNEL=copy ARCH=sm_80 OUT={0}/out AUTOTUNE_CACHE_DIR={0}/cache "
+            "AUTOTUNE_ARGS=--compile-only bash {3}",
+            dir.path().string(), test::autotune_binary().string(), task, script));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    const auto merged = autotune(fmt::format("merge {0}/sm_80/copy.shard-0-of-2.json {0}/sm_80/copy.shard-1-of-2.json -o {0}/m.json", out()));
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    EXPECT_EQ(json::parse(test::read_file(dir.path() / "out" / "m.json")).at("variants").size(), 36u);
+    const auto outside = test::run_command("bash " + script);
+    EXPECT_NE(outside.exit_code, 0);
+    EXPECT_THAT(outside.err, HasSubstr("job array"));
+}
+
+TEST_F(Sharding, LaunchBoundSearchSweepsThePolicyAroundTheBestAndMarksTheFrontier)
+{
+    const auto r = autotune("gemm --arch sm_90 --compile-only --launch-bounds --json --variants 3363840 "
+                            "--problem M=4096,N=4096,K=4096 --out " + out());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out);
+    const json& searches = doc.at("launch_bound_search");
+    ASSERT_EQ(searches.size(), 1u); // one per configuration (one was tuned)
+    std::map<std::size_t, json> by_index;
+    for (const auto& v : doc.at("variants"))
+        by_index[v.at("index").get<std::size_t>()] = v;
+    for (const auto& search : searches) {
+        const json& base = by_index.at(search.at("base").get<std::size_t>());
+        EXPECT_GT(search.at("sweep").size(), 10u);
+        for (const auto& index : search.at("sweep")) {
+            const json& v = by_index.at(index.get<std::size_t>());
+            // Only the register policy differs from the base.
+            for (const char* fixed : {"BM", "BN", "BK", "TM", "TN", "VEC"})
+                EXPECT_EQ(v.at("params").at(fixed), base.at("params").at(fixed));
+        }
+        ASSERT_FALSE(search.at("frontier").empty());
+        // No frontier point is beaten on both registers and the model's figure by another.
+        for (const auto& f : search.at("frontier")) {
+            const json& p = by_index.at(f.get<std::size_t>());
+            for (const auto& index : search.at("sweep")) {
+                const json& q = by_index.at(index.get<std::size_t>());
+                if (q.at("predicted_fraction").is_null() || q.at("index") == p.at("index"))
+                    continue;
+                EXPECT_FALSE(q.at("registers").get<int>() < p.at("registers").get<int>() &&
+                             q.at("predicted_fraction").get<double>() > p.at("predicted_fraction").get<double>())
+                    << q.at("index") << " beats frontier point " << p.at("index");
+            }
+        }
+    }
+}
+
+} // namespace

@@ -1,0 +1,115 @@
+// The search on the tuner's side, against a scripted worker: only candidates get GPU
+// time, the budget holds, duplicates carry their group's outcome.
+#include "strategy/search_measurements.hpp"
+
+#include "support/test_support.hpp"
+
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace autotune;
+
+namespace {
+
+// Answers every job "ok" with a time that falls with the variant index, and logs each.
+const char* const worker = R"sh(
+while IFS= read -r line; do
+  echo "$line" >> "$ASKED"
+  v=$(printf '%s' "$line" | sed 's/.*"variant":\([0-9]*\).*/\1/')
+  t=$(awk "BEGIN { print 0.001 * (10 - $v) }")
+  echo '{"status":"ok","error":"","driver":null,"measurement":{"verified":true,"verified_elements":1,"verification_error":0.0,"time_seconds":{"count":10,"median":'$t',"min":'$t',"max":'$t',"mean":'$t',"relative_spread":0.01,"median_noise":0.001},"throttled_discarded":0,"converged":true,"sm_clock_mhz":1000.0}}'
+done
+)sh";
+
+struct Candidates {
+    test::TempDir dir;
+    KernelSpec spec;
+    Problem problem;
+    std::vector<Variant> variants;
+    std::vector<CompiledVariant> compiled;
+    std::vector<PredictionOutcome> predictions;
+    PruneReport pruning;
+
+    Candidates()
+    {
+        std::ofstream(dir.path() / "worker.sh") << worker;
+        spec.problem = {{"N", 16}};
+        spec.parameters = {{"P", {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}}};
+        problem.values = {{"N", 16}};
+        for (std::int64_t i = 0; i < 6; ++i) {
+            Variant v;
+            v.index = static_cast<std::size_t>(i);
+            v.parameters = {{"P", i}};
+            v.block = {64, 1, 1};
+            variants.push_back(v);
+            CompiledVariant c;
+            c.status = CompileStatus::ok;
+            c.cubin = "x";
+            c.cubin_sha256 = std::string(63, 'c') + std::to_string(i);
+            compiled.push_back(c);
+            PredictionOutcome p;
+            p.prediction = VariantPrediction{};
+            predictions.push_back(p);
+        }
+        pruning.decisions.resize(6);
+        pruning.decisions[1].pruned = true;   // cannot launch
+        pruning.decisions[3].duplicate_of = 2; // same run as 2
+    }
+    MeasureSettings settings()
+    {
+        MeasureSettings s;
+        s.worker_argv = {"/usr/bin/env", "ASKED=" + (dir.path() / "asked.txt").string(), "/bin/sh",
+                         (dir.path() / "worker.sh").string()};
+        s.scratch_dir = dir.path();
+        s.journal = dir.path() / "journal.jsonl";
+        return s;
+    }
+    std::size_t asked() const
+    {
+        const std::string log = test::read_file(dir.path() / "asked.txt");
+        return static_cast<std::size_t>(std::count(log.begin(), log.end(), '\n'));
+    }
+};
+
+TEST(SearchAndMeasure, OnlyCandidatesGetGpuTimeAndDuplicatesCarryTheirGroupsOutcome)
+{
+    Candidates s;
+    VariantMeasurer measurer(s.spec, s.problem, s.settings());
+    SearchSettings search; // exhaustive, no budget
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, {}, measurer, search);
+    EXPECT_EQ(out.candidates, 4u); // 0, 2, 4, 5
+    EXPECT_EQ(out.evaluations, 4u);
+    EXPECT_EQ(s.asked(), 4u);
+    EXPECT_FALSE(out.measurements[1].has_value());
+    ASSERT_TRUE(out.measurements[3].has_value());
+    EXPECT_DOUBLE_EQ(out.measurements[3]->measurement->time.median, out.measurements[2]->measurement->time.median);
+}
+
+TEST(SearchAndMeasure, TheBudgetHoldsAndTheModelStrategyFollowsThePrior)
+{
+    Candidates s;
+    VariantMeasurer measurer(s.spec, s.problem, s.settings());
+    SearchSettings search;
+    search.strategy = "model";
+    search.budget.max_evaluations = 2;
+    const std::vector<double> prior{0.1, 0.9, 0.2, 0.3, 0.8, 0.5}; // 1 is pruned: 4 then 5 come first
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, measurer, search);
+    EXPECT_EQ(out.evaluations, 2u);
+    EXPECT_EQ(s.asked(), 2u);
+    EXPECT_TRUE(out.measurements[4].has_value());
+    EXPECT_TRUE(out.measurements[5].has_value());
+    EXPECT_FALSE(out.measurements[0].has_value());
+}
+
+TEST(ParseBudget, EvaluationsOrDurations)
+{
+    EXPECT_EQ(parse_budget("200").max_evaluations, 200u);
+    EXPECT_DOUBLE_EQ(parse_budget("90s").max_seconds, 90);
+    EXPECT_DOUBLE_EQ(parse_budget("30m").max_seconds, 1800);
+    EXPECT_DOUBLE_EQ(parse_budget("2h").max_seconds, 7200);
+    for (const char* bad : {"0", "-5", "1.5", "10x", "m", "abc"})
+        EXPECT_THROW((void)parse_budget(bad), std::invalid_argument) << bad;
+}
+
+} // namespace

@@ -1,0 +1,82 @@
+// autotune import kt-cache FILE -o RESULTS: brings a Kernel Tuner cache (JSON, gzipped or
+// not) in as an autotune results file — its configurations as measured variants, the
+// fastest one the winner — for replay, report and compare. The mapping is documented in
+// tuner/emit/kt_cache_import.hpp.
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "emit/kt_cache_import.hpp"
+#include "util/atomic_file.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+
+namespace po = boost::program_options;
+using json = nlohmann::ordered_json;
+
+namespace autotune::cli {
+
+int import_command(const Arguments& args)
+{
+    std::vector<std::string> positional;
+    std::string out;
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")("output,o", po::value(&out), "RESULTS: the results file to write");
+    po::options_description all;
+    all.add(options).add_options()("inputs", po::value(&positional)->composing());
+    po::positional_options_description positions;
+    positions.add("inputs", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: autotune import kt-cache FILE -o RESULTS\n\n"
+                     "Converts a Kernel Tuner cache file (JSON, gzipped or not) into an autotune results file:\n"
+                     "every cached configuration becomes a variant (index = its position in the cartesian order\n"
+                     "of tune_params), measured ones with their samples, failed ones with the status\n"
+                     "compile_error (CompilationFailedConfig) or launch_error (RuntimeFailedConfig);\n"
+                     "InvalidConfig entries are left out, like configurations the constraints remove.\n\n"
+                  << options;
+        return exit_ok;
+    }
+    po::notify(vm);
+    if (positional.empty())
+        throw UsageError("autotune import needs a format and a file: autotune import kt-cache FILE -o RESULTS");
+    if (positional.front() != "kt-cache")
+        throw UsageError(fmt::format("autotune import: unknown format '{}' (known: kt-cache)", positional.front()));
+    if (positional.size() != 2)
+        throw UsageError("autotune import kt-cache takes one FILE: autotune import kt-cache FILE -o RESULTS");
+    if (out.empty())
+        throw UsageError("autotune import needs -o RESULTS, the results file to write");
+    const std::string& file = positional[1];
+
+    json results;
+    try {
+        results = import_kt_cache(file);
+    } catch (const KtCacheError& e) {
+        throw UsageError(e.what());
+    }
+    write_file_atomically(out, results.dump(2) + "\n");
+
+    std::map<std::string, std::size_t> statuses;
+    for (const auto& v : results.at("variants"))
+        ++statuses[v.at("status").get<std::string>()];
+    std::string counts;
+    for (const auto& [status, n] : statuses)
+        counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, status);
+    std::cout << fmt::format("imported {} configurations of {} from {} ({}) into {}\n", results.at("variants").size(),
+                             results.at("kernel").get<std::string>(), file, counts.empty() ? "none" : counts, out);
+    const json& winner = results.at("problems").at(0).at("winner");
+    if (!winner.is_null()) {
+        for (const auto& v : results.at("variants"))
+            if (v.at("index") == winner.at("index")) {
+                std::cout << fmt::format("winner: #{} {} at {:.6g} s (median)\n", winner.at("index").dump(),
+                                         winner.at("params").dump(),
+                                         v.at("measurement").at("time_seconds").at("median").get<double>());
+                break;
+            }
+    }
+    return exit_ok;
+}
+
+} // namespace autotune::cli

@@ -1,0 +1,133 @@
+// autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json] [--trace]:
+// runs a search strategy on a recorded space — the variants of a results file, ours or an
+// imported Kernel Tuner cache — answering each evaluation with the recorded median, and
+// reports how close to the file's fastest variant the search came within the budget.
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "emit/results_reader.hpp"
+#include "strategy/replay.hpp"
+#include "util/one_line.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace po = boost::program_options;
+using json = nlohmann::ordered_json;
+
+namespace autotune::cli {
+namespace {
+
+std::string params_text(const json& params)
+{
+    std::string text;
+    for (const auto& [name, value] : params.items())
+        text += (text.empty() ? "" : ",") + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    return text;
+}
+
+std::string names_text()
+{
+    std::string text;
+    for (const auto& n : strategy_names())
+        text += (text.empty() ? "" : ", ") + n;
+    return text;
+}
+
+} // namespace
+
+int replay_command(const Arguments& args)
+{
+    std::string results_path, strategy, budget_text;
+    std::uint64_t seed = 1;
+    bool as_json = false, trace = false;
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")
+        ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
+        ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
+        ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
+        ("json", po::bool_switch(&as_json), "print JSON")
+        ("trace", po::bool_switch(&trace), "also list every evaluation in order");
+    po::options_description all;
+    all.add(options).add_options()("results", po::value(&results_path));
+    po::positional_options_description positions;
+    positions.add("results", 1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json] [--trace]\n\n"
+                     "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
+                     "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
+                     "recorded median (failed or unmeasured variants: a failed evaluation). Reports the best\n"
+                     "time found, the evaluations used and fraction_of_optimum = the file's fastest median /\n"
+                     "the best found (1 = found the optimum, 0 = found nothing).\n\n"
+                  << options;
+        return exit_ok;
+    }
+    po::notify(vm);
+    if (results_path.empty())
+        throw UsageError("autotune replay needs a results file (autotune replay RESULTS --strategy NAME --budget N|P%)");
+    if (strategy.empty())
+        throw UsageError("autotune replay needs --strategy NAME (" + names_text() + ")");
+    const auto names = strategy_names();
+    if (std::find(names.begin(), names.end(), strategy) == names.end())
+        throw UsageError("unknown strategy '" + strategy + "' (known: " + names_text() + ")");
+    if (budget_text.empty())
+        throw UsageError("autotune replay needs --budget N or --budget P%");
+
+    ReplaySpace space;
+    std::size_t evaluations = 0;
+    try {
+        space = replay_space(read_results_file(results_path), results_path);
+        evaluations = replay_budget(budget_text, space.space.points.size());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(one_line(e.what()));
+    }
+    Budget budget;
+    budget.max_evaluations = evaluations;
+    const ReplayOutcome o = replay(space, strategy, budget, seed);
+
+    const auto best_index = o.best ? json(space.indices[*o.best]) : json(nullptr);
+    if (as_json) {
+        json out{{"results", results_path},
+                 {"strategy", strategy},
+                 {"seed", seed},
+                 {"budget", evaluations},
+                 {"points", space.space.points.size()},
+                 {"evaluations", o.evaluations},
+                 {"failed_evaluations", o.failed},
+                 {"best_time", o.best_time ? json(*o.best_time) : json(nullptr)},
+                 {"best_index", best_index},
+                 {"best_params", o.best ? space.params[*o.best] : json(nullptr)},
+                 {"optimum_time", space.optimum},
+                 {"fraction_of_optimum", o.fraction_of_optimum}};
+        if (trace) {
+            json steps = json::array();
+            for (std::size_t i = 0; i < o.trace.evaluated.size(); ++i)
+                steps.push_back({{"index", space.indices[o.trace.evaluated[i]]},
+                                 {"time", o.trace.times[i] ? json(*o.trace.times[i]) : json(nullptr)}});
+            out["trace"] = steps;
+        }
+        std::cout << out.dump(2) << "\n";
+        return exit_ok;
+    }
+    if (trace)
+        for (std::size_t i = 0; i < o.trace.evaluated.size(); ++i) {
+            const std::size_t p = o.trace.evaluated[i];
+            std::cout << fmt::format("{:>5}  #{:<8} {:>12}  {}\n", i + 1, space.indices[p],
+                                     o.trace.times[i] ? fmt::format("{:.6g} s", *o.trace.times[i]) : "failed",
+                                     params_text(space.params[p]));
+        }
+    std::cout << fmt::format("{} on {} ({} points): {} evaluations of a budget of {}, {} failed\n", strategy, results_path,
+                             space.space.points.size(), o.evaluations, evaluations, o.failed);
+    if (o.best)
+        std::cout << fmt::format("best found: #{} {} at {:.6g} s; the optimum {:.6g} s; fraction_of_optimum {:.4f}\n",
+                                 space.indices[*o.best], params_text(space.params[*o.best]), *o.best_time,
+                                 space.optimum, o.fraction_of_optimum);
+    else
+        std::cout << fmt::format("nothing found: every evaluation failed; fraction_of_optimum 0\n");
+    return exit_ok;
+}
+
+} // namespace autotune::cli

@@ -1,0 +1,259 @@
+#include "cli/tune_problem.hpp"
+
+#include "cli/cli_error.hpp"
+#include "rank/measured_ceilings.hpp"
+#include "rank/rank_problem.hpp"
+#include "strategy/launch_bound_sweep.hpp"
+#include "strategy/prune_variants.hpp"
+#include "predict/variant_prediction.hpp"
+#include "space/enumerate_space.hpp"
+#include "space/check_problem.hpp"
+#include "space/reference_variant.hpp"
+#include "util/project_paths.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace autotune::cli {
+namespace {
+
+// A deterministic 1/N of the variants: every N-th in enumeration order, from the I-th, so
+// the parts are balanced and together are the whole space.
+std::vector<Variant> shard_of(const std::vector<Variant>& all, const std::pair<std::size_t, std::size_t>& shard)
+{
+    std::vector<Variant> part;
+    for (std::size_t i = shard.first; i < all.size(); i += shard.second)
+        part.push_back(all[i]);
+    return part;
+}
+
+// The variants named by --variants (full-space indices), in the space's order.
+std::vector<Variant> select_variants(const std::vector<Variant>& all, std::set<std::size_t> wanted, const Problem& problem)
+{
+    std::vector<Variant> chosen;
+    for (const auto& v : all)
+        if (wanted.erase(v.index))
+            chosen.push_back(v);
+    if (!wanted.empty())
+        throw UsageError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # column of "
+                                     "autotune <kernel> --compile-only, or --space full)",
+                                     *wanted.begin(), problem.to_string()));
+    return chosen;
+}
+
+// Orders the run's per-variant vectors by variant index (the enumeration order) after
+// variants were appended.
+void sort_by_index(TuningRun& run)
+{
+    std::vector<std::size_t> order(run.variants.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return run.variants[a].index < run.variants[b].index; });
+    auto permute = [&order](auto& v) {
+        auto copy = v;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            v[i] = std::move(copy[order[i]]);
+    };
+    permute(run.variants);
+    permute(run.compiled);
+    permute(run.predictions);
+    run.measurements.resize(run.variants.size());
+    permute(run.measurements);
+}
+
+// The rank stage: ceilings measured on this GPU by `autotune roofline` when there are
+// some, the device table's datasheet otherwise.
+ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const TuningRun& run)
+{
+    const KernelSpec& spec = *setup.spec;
+    std::optional<Ceilings> ceilings;
+    if (run.device) {
+        const auto devices_dir = setup.out / "devices";
+        if (const auto measured = read_measured_ceilings(devices_dir, run.device->name))
+            ceilings = ceilings_for(*measured, spec.cost.precision,
+                                    devices_dir / (device_slug(run.device->name) + ".json"));
+    }
+    if (!ceilings && run.roofline_device)
+        ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
+    const ProblemWork work = problem_work(spec, problem);
+    return rank_facts(run.facts, work.flops, work.bytes, ceilings,
+                      run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0);
+}
+
+// The three best configurations that differ in more than their register policy.
+std::vector<std::size_t> launch_bound_bases(const KernelSpec& spec, const TuningRun& run)
+{
+    std::vector<std::size_t> bases;
+    std::set<std::string> seen_configurations;
+    const std::set<std::string> policy_names{spec.register_policy.max_threads, spec.register_policy.min_blocks,
+                                             spec.register_policy.maxnreg, spec.register_policy.maxrregcount};
+    std::vector<std::size_t> by_rank(run.variants.size());
+    std::iota(by_rank.begin(), by_rank.end(), 0);
+    std::sort(by_rank.begin(), by_rank.end(), [&](auto a, auto b) {
+        const auto ra = run.ranking->variants[a].rank, rb = run.ranking->variants[b].rank;
+        return (ra ? ra : SIZE_MAX) < (rb ? rb : SIZE_MAX);
+    });
+    for (const std::size_t i : by_rank) {
+        if (bases.size() == 3 || run.ranking->variants[i].rank == 0)
+            break;
+        std::string configuration;
+        for (const auto& [name, value] : run.variants[i].parameters)
+            if (!policy_names.count(name))
+                configuration += fmt::format("{}={},", name, value);
+        if (seen_configurations.insert(configuration).second)
+            bases.push_back(run.variants[i].index);
+    }
+    return bases;
+}
+
+// --launch-bounds: compiles, predicts and (with a GPU) measures the register-policy sweep
+// around the three best variants, then records each sweep's register/time frontier.
+void search_launch_bounds(const TuneSetup& setup, const Problem& problem, TuningRun& run, VariantMeasurer* measurer)
+{
+    const KernelSpec& spec = *setup.spec;
+    std::set<std::size_t> known;
+    for (const auto& v : run.variants)
+        known.insert(v.index);
+    std::vector<Variant> added;
+    std::vector<std::pair<std::size_t, std::vector<std::size_t>>> sweeps;
+    for (const std::size_t base : launch_bound_bases(spec, run)) {
+        const auto it = std::find_if(run.variants.begin(), run.variants.end(), [&](const Variant& v) { return v.index == base; });
+        std::vector<std::size_t> sweep{base};
+        for (auto& v : launch_bound_sweep(spec, problem, *it)) {
+            sweep.push_back(v.index);
+            if (known.insert(v.index).second)
+                added.push_back(std::move(v));
+        }
+        sweeps.emplace_back(base, std::move(sweep));
+    }
+    const auto compiled = compile_variants(spec, problem, added, setup.arch, setup.compile);
+    const auto predictions = predict_variants(*setup.arch_spec, added, compiled);
+    run.variants.insert(run.variants.end(), added.begin(), added.end());
+    run.compiled.insert(run.compiled.end(), compiled.begin(), compiled.end());
+    run.predictions.insert(run.predictions.end(), predictions.begin(), predictions.end());
+    sort_by_index(run);
+    run.pruning = prune_variants(spec, problem, run.variants, run.compiled, run.predictions);
+    if (measurer) {
+        const std::set<std::size_t> swept = [&] {
+            std::set<std::size_t> s;
+            for (const auto& v : added)
+                s.insert(v.index);
+            return s;
+        }();
+        for (std::size_t i = 0; i < run.variants.size(); ++i) {
+            const PruneDecision& d = run.pruning.decisions[i];
+            if (swept.count(run.variants[i].index) && run.compiled[i].status == CompileStatus::ok &&
+                run.predictions[i].prediction && !d.pruned && !d.duplicate_of && !run.measurements[i])
+                run.measurements[i] = measurer->measure(run.variants[i], run.compiled[i], run.predictions[i].prediction);
+        }
+        for (std::size_t i = 0; i < run.variants.size(); ++i)
+            if (const auto& of = run.pruning.decisions[i].duplicate_of; of && run.measurements[*of] && !run.measurements[i])
+                run.measurements[i] = run.measurements[*of];
+    }
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
+    run.ranking = rank_run(setup, problem, run);
+    for (const auto& [base, sweep] : sweeps) {
+        std::vector<PolicyPoint> points;
+        for (const std::size_t index : sweep)
+            for (std::size_t i = 0; i < run.variants.size(); ++i)
+                if (run.variants[i].index == index && run.ranking->variants[i].predicted &&
+                    !run.pruning.decisions[i].duplicate_of) { // a duplicate ties with the variant it repeats
+                    const RankedVariant& r = run.ranking->variants[i];
+                    // Measured time, else the model's: the least time the roof allows over its fraction.
+                    const double bound = run.ranking->roofline ? run.ranking->roofline->time_bound_seconds : 1.0;
+                    points.push_back({index, run.compiled[i].resources.registers,
+                                      run.facts[i].measured ? std::optional(run.facts[i].measured->median)
+                                                            : std::optional(bound / std::max(r.predicted_fraction, 1e-9))});
+                }
+        run.launch_bound_search.push_back({base, sweep, register_time_frontier(points)});
+    }
+}
+
+// [reference] variant, compiled like the run's variants: measured first, its outputs the
+// reference. A compile error is the measurer's to report (once, and the run goes on).
+std::optional<ReferenceVariantBuild> build_reference_variant(const TuneSetup& setup, const Problem& problem,
+                                                             const std::optional<Variant>& reference)
+{
+    if (!reference)
+        return std::nullopt;
+    CompileSettings settings = setup.compile;
+    settings.progress = nullptr;
+    auto compiled = compile_variants(*setup.spec, problem, {*reference}, setup.arch, settings);
+    return ReferenceVariantBuild{*reference, std::move(compiled.front())};
+}
+
+} // namespace
+
+TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
+{
+    const KernelSpec& spec = *setup.spec;
+    Space space = enumerate_space(spec, problem, setup.selection);
+    // An impossible problem (no variant, an overflowing size) or a reference variant
+    // outside this problem's space stops the run here, naming the spec.
+    check_problem(spec, problem, space, setup.selection);
+    const std::optional<Variant> reference = reference_variant(spec, problem);
+    if (setup.only_variants)
+        space.variants = select_variants(space.variants, *setup.only_variants, problem);
+    if (setup.shard)
+        space.variants = shard_of(space.variants, *setup.shard);
+    TuningRun run;
+    run.kernel = spec.name;
+    run.spec_path = portable_path(spec.spec_path, setup.compile.project_root);
+    run.arch = setup.arch.name();
+    run.nvrtc_version = nvrtc_version();
+    run.roofline_device = setup.roofline_device;
+    run.roofline_device_named = setup.roofline_device_named;
+    run.compiler = setup.compile.compiler;
+    run.problem = problem;
+    run.selection = setup.selection;
+    run.combinations = space.combinations;
+    run.removals = space.removals;
+    run.variants = space.variants;
+    run.strategy = setup.search.strategy;
+    run.shard = setup.shard;
+    run.device = setup.device;
+    run.not_measured = setup.not_measured;
+
+    if (setup.progress)
+        setup.progress->relabel(fmt::format("compiling {} for {} ({})", spec.name, run.arch, problem.to_string()));
+    const auto start = std::chrono::steady_clock::now();
+    run.compiled = compile_variants(spec, problem, run.variants, setup.arch, setup.compile);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (setup.progress)
+        setup.progress->finish();
+    run.predictions = predict_variants(*setup.arch_spec, run.variants, run.compiled);
+    run.pruning = prune_variants(spec, problem, run.variants, run.compiled, run.predictions);
+
+    std::unique_ptr<VariantMeasurer> measurer;
+    if (setup.device) {
+        MeasureSettings settings = setup.measure;
+        settings.reference_variant = build_reference_variant(setup, problem, reference);
+        measurer = std::make_unique<VariantMeasurer>(spec, run.problem, settings);
+    }
+    if (measurer) {
+        // The model's view before anything is measured: the model strategy's order.
+        run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {});
+        const ProblemRanking predicted = rank_run(setup, problem, run);
+        std::vector<double> prior;
+        for (const auto& r : predicted.variants)
+            prior.push_back(r.predicted_fraction);
+        if (setup.progress)
+            setup.progress->relabel(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
+                                                setup.search.strategy, problem.to_string()));
+        run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, prior, *measurer,
+                                        setup.search);
+        run.measurements = run.search->measurements;
+        if (setup.progress)
+            setup.progress->finish();
+    }
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
+    run.ranking = rank_run(setup, problem, run);
+    if (setup.launch_bounds)
+        search_launch_bounds(setup, problem, run, measurer.get());
+    if (measurer)
+        run.resumed = measurer->resumed();
+    return run;
+}
+
+} // namespace autotune::cli

@@ -1,0 +1,205 @@
+#include "emit/merge_results.hpp"
+
+#include "emit/problem_views.hpp"
+#include "emit/results_json.hpp"
+#include "emit/results_reader.hpp"
+#include "rank/rank_problem.hpp"
+#include "strategy/prune_variants.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+OccupancyLimiter limiter_from(const std::string& name)
+{
+    for (auto l : {OccupancyLimiter::warps, OccupancyLimiter::blocks, OccupancyLimiter::registers,
+                   OccupancyLimiter::shared_memory, OccupancyLimiter::barriers})
+        if (to_string(l) == name)
+            return l;
+    return OccupancyLimiter::warps;
+}
+
+// What ranking needs, read back from a variant's record (what rank_facts_of_run made of it).
+RankFacts facts_of_record(const json& v)
+{
+    RankFacts f;
+    f.threads_per_block = v.at("block").at(0).get<std::int64_t>() * v.at("block").at(1).get<std::int64_t>() *
+                          v.at("block").at(2).get<std::int64_t>();
+    f.grid_blocks = v.at("grid").at(0).get<std::int64_t>() * v.at("grid").at(1).get<std::int64_t>() *
+                    v.at("grid").at(2).get<std::int64_t>();
+    if (!v.at("registers").is_null()) {
+        f.resources.registers = v.at("registers").get<int>();
+        f.resources.spill_stores = v.at("spill_stores").get<std::int64_t>();
+        f.resources.spill_loads = v.at("spill_loads").get<std::int64_t>();
+        f.resources.stack_frame = v.at("stack_frame").get<std::int64_t>();
+        f.resources.shared_static = v.at("shared_static").get<std::int64_t>();
+    }
+    if (const json& p = v.value("ptx_facts", json()); !p.is_null()) {
+        f.memory_ops = {p.at("scalar_loads").get<std::size_t>(), p.at("vector_loads").get<std::size_t>(),
+                        p.at("scalar_stores").get<std::size_t>(), p.at("vector_stores").get<std::size_t>()};
+        f.arithmetic_share = p.at("arithmetic_share").get<double>();
+    }
+    const json& o = v.at("occupancy");
+    if (o.is_null() || v.at("status") == "pruned")
+        return f;
+    f.predicted = true;
+    f.occupancy.blocks_per_sm = o.at("blocks_per_sm").get<int>();
+    f.occupancy.active_warps = o.at("active_warps").get<int>();
+    f.occupancy.max_warps = o.at("max_warps").get<int>();
+    f.occupancy.fraction = o.at("fraction").get<double>();
+    f.occupancy.limiter = limiter_from(o.at("limiter").get<std::string>());
+    const json& m = v.at("measurement");
+    if (v.at("status") == "ok" && !m.is_null() && m.value("verified", false))
+        f.measured = MeasuredTime{m.at("time_seconds").at("median").get<double>(),
+                                  m.at("time_seconds").at("relative_spread").get<double>(), m.at("sm_clock_mhz").get<double>()};
+    return f;
+}
+
+void require_same(const std::vector<json>& parts, const std::vector<std::string>& paths, const char* field)
+{
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        if (parts[i].value(field, json()) != parts[0].value(field, json()))
+            throw std::invalid_argument(fmt::format("{} and {} are parts of different runs: their '{}' differ", paths[0],
+                                                    paths[i], field));
+}
+
+// The parts' records of one problem merged.
+json merge_problem(const std::vector<json>& parts, const std::vector<std::string>& paths)
+{
+    for (const char* field : {"kernel", "spec", "arch", "problem", "compiler", "device"})
+        require_same(parts, paths, field);
+    // Every shard of the run, each once.
+    std::set<std::size_t> shards;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const json& shard = parts[i].value("shard", json());
+        if (shard.is_null())
+            throw std::invalid_argument(fmt::format("{}: not a shard's part (it has no 'shard')", paths[i]));
+        count = shard.at("count").get<std::size_t>();
+        if (!shards.insert(shard.at("index").get<std::size_t>()).second)
+            throw std::invalid_argument(fmt::format("{}: shard {} is given twice", paths[i], shard.at("index").get<std::size_t>()));
+    }
+    if (shards.size() != count || *shards.rbegin() != count - 1)
+        throw std::invalid_argument(fmt::format("the parts hold {} of the {} shards", shards.size(), count));
+
+    json merged = parts[0];
+    merged["shard"] = nullptr; // as an unsharded run writes it
+    json variants = json::array();
+    for (const auto& part : parts)
+        for (const auto& v : part.at("variants"))
+            variants.push_back(v);
+    std::sort(variants.begin(), variants.end(),
+              [](const json& a, const json& b) { return a.at("index").get<std::size_t>() < b.at("index").get<std::size_t>(); });
+    for (std::size_t i = 1; i < variants.size(); ++i)
+        if (variants[i].at("index") == variants[i - 1].at("index"))
+            throw std::invalid_argument(fmt::format("variant {} is in two parts", variants[i].at("index").get<std::size_t>()));
+
+    // Duplicates across the whole space: the first member of a group is the one measured,
+    // as in an unsharded run, and the others carry its outcome.
+    const ResultsContext context = results_context(parts[0], paths[0]);
+    std::map<std::string, std::size_t> first_of_key;
+    std::size_t duplicates = 0;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        json& v = variants[i];
+        if (v.at("sass_sha256").is_null() || v.at("status") == "pruned")
+            continue;
+        const std::string key = run_identity(context.spec, context.problem, variant_of_record(context, v, paths[0]),
+                                             v.at("sass_sha256").get<std::string>(), v.at("registers").get<int>(),
+                                             v.at("shared_static").get<std::int64_t>());
+        const auto [it, first] = first_of_key.emplace(key, i);
+        v["duplicate_of"] = nullptr;
+        if (first)
+            continue;
+        const json& measured = variants[it->second];
+        v["duplicate_of"] = measured.at("index");
+        v["status"] = measured.at("status");
+        v["error"] = measured.at("error");
+        v["measurement"] = measured.at("measurement");
+        ++duplicates;
+    }
+
+    // Counts of the whole space. Every part enumerated the whole space before taking its
+    // share, so each holds the same removals; the valid variants are split among them.
+    std::size_t valid = 0;
+    double compile_seconds = 0;
+    json search = nullptr;
+    for (const auto& part : parts) {
+        valid += part.at("space").at("valid").get<std::size_t>();
+        compile_seconds += part.value("compile_seconds", 0.0);
+        if (const json& s = part.value("search", json()); !s.is_null()) {
+            if (search.is_null())
+                search = s;
+            else
+                for (const char* field : {"candidates", "evaluations", "resumed"})
+                    search[field] = search[field].get<std::size_t>() + s.at(field).get<std::size_t>();
+        }
+    }
+    merged["space"]["valid"] = valid;
+    merged["compile_seconds"] = compile_seconds;
+    merged["search"] = search;
+    for (auto& rule : merged["pruning"]) {
+        std::size_t total = 0;
+        for (const auto& part : parts)
+            for (const auto& r : part.at("pruning"))
+                if (r.at("rule") == rule.at("rule"))
+                    total += r.at("removed").get<std::size_t>();
+        rule["removed"] = rule.at("rule").get<std::string>().rfind("same machine code", 0) == 0 ? duplicates : total;
+    }
+
+    // The ranking over all variants, by the same code a run uses.
+    std::vector<RankFacts> facts;
+    std::vector<std::pair<std::size_t, json>> identities;
+    for (const auto& v : variants) {
+        facts.push_back(facts_of_record(v));
+        identities.emplace_back(v.at("index").get<std::size_t>(), v.at("params"));
+    }
+    const json& problem = parts[0].at("problems").at(0);
+    std::optional<Ceilings> ceilings;
+    if (const json& c = problem.value("ceilings", json()); !c.is_null())
+        ceilings = Ceilings{c.at("compute_gflops").get<double>(), c.at("bandwidth_gbs").get<double>(),
+                            c.at("clock_mhz").get<double>(), c.at("source").get<std::string>()};
+    const int sms = problem.value("sms", 0);
+    const ProblemRanking ranking = rank_facts(facts, problem.at("flops").get<double>(), problem.at("bytes").get<double>(),
+                                              ceilings, sms);
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const json fields = ranked_variant_json(&ranking.variants[i]); // named: items() of a temporary dangles
+        for (const auto& [key, value] : fields.items())
+            variants[i][key] = value;
+    }
+    merged["variants"] = variants;
+    merged["problems"] = json::array({ranked_problem_json(problem.at("variables"), ranking, identities, sms)});
+    merged["measured"] = ranking.measured;
+    return merged;
+}
+
+} // namespace
+
+json merge_results(const std::vector<json>& parts, const std::vector<std::string>& paths)
+{
+    if (parts.empty())
+        throw std::invalid_argument("autotune merge needs the parts of a sharded run");
+    // A run over several problems shards each one the same way: merge problem by problem.
+    std::vector<std::vector<json>> views;
+    for (const auto& part : parts)
+        views.push_back(problem_views(part));
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        if (views[i].size() != views[0].size())
+            throw std::invalid_argument(fmt::format("{} and {} are parts of different runs: {} problems against {}",
+                                                    paths[0], paths[i], views[0].size(), views[i].size()));
+    std::vector<json> merged;
+    for (std::size_t k = 0; k < views[0].size(); ++k) {
+        std::vector<json> problem_parts;
+        for (auto& part_views : views)
+            problem_parts.push_back(std::move(part_views[k]));
+        merged.push_back(merge_problem(problem_parts, paths));
+    }
+    return combine_problem_views(merged);
+}
+
+} // namespace autotune

@@ -1,0 +1,189 @@
+#include "strategy/replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::invalid_argument bad(const std::string& source, const std::string& why)
+{
+    return std::invalid_argument("'" + source + "' cannot be replayed: " + why);
+}
+
+// An integral JSON number as int64, else nullopt.
+std::optional<std::int64_t> integral(const json& value)
+{
+    if (value.is_number_integer())
+        return value.get<std::int64_t>();
+    if (value.is_number_float()) {
+        const double d = value.get<double>();
+        if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9e15)
+            return static_cast<std::int64_t>(d);
+    }
+    return std::nullopt;
+}
+
+std::optional<double> measured_median(const json& variant)
+{
+    if (!variant.contains("status") || variant.at("status") != "ok")
+        return std::nullopt;
+    const auto m = variant.find("measurement");
+    if (m == variant.end() || !m->is_object() || !m->contains("time_seconds"))
+        return std::nullopt;
+    const json& t = m->at("time_seconds");
+    if (!t.is_object() || !t.contains("median") || !t.at("median").is_number())
+        return std::nullopt;
+    const double median = t.at("median").get<double>();
+    if (!std::isfinite(median) || median < 0)
+        return std::nullopt;
+    return median;
+}
+
+} // namespace
+
+ReplaySpace replay_space(const json& results, const std::string& source)
+{
+    if (!results.is_object() || !results.contains("variants") || !results.at("variants").is_array())
+        throw bad(source, "no \"variants\" list");
+    const json& variants = results.at("variants");
+    if (variants.empty())
+        throw bad(source, "no variants");
+    const json& first = variants.front();
+    if (!first.is_object() || !first.contains("params") || !first.at("params").is_object())
+        throw bad(source, "a variant without \"params\"");
+    ReplaySpace r;
+    for (const auto& [name, value] : first.at("params").items())
+        r.space.parameter_names.push_back(name);
+    const std::size_t n = r.space.parameter_names.size();
+
+    // Each parameter's values: integers as they are, anything else numbered by its
+    // position among the parameter's distinct values sorted ascending.
+    std::vector<std::vector<json>> raw(n);
+    std::vector<bool> all_integral(n, true);
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const json& v = variants[i];
+        if (!v.is_object() || !v.contains("params") || !v.at("params").is_object())
+            throw bad(source, "variant " + std::to_string(i) + " has no \"params\"");
+        const json& params = v.at("params");
+        if (params.size() != n)
+            throw bad(source, "variant " + std::to_string(i) + " has other parameters than the first");
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto it = params.find(r.space.parameter_names[k]);
+            if (it == params.end())
+                throw bad(source, "variant " + std::to_string(i) + " has no " + r.space.parameter_names[k]);
+            raw[k].push_back(*it);
+            all_integral[k] = all_integral[k] && integral(*it).has_value();
+        }
+        r.indices.push_back(v.contains("index") && v.at("index").is_number_integer() ? v.at("index").get<std::int64_t>()
+                                                                                     : static_cast<std::int64_t>(i));
+        r.params.push_back(params);
+        r.medians.push_back(measured_median(v));
+    }
+    r.space.points.assign(variants.size(), std::vector<std::int64_t>(n));
+    r.space.parameter_values.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        auto& values = r.space.parameter_values[k];
+        if (all_integral[k]) {
+            for (std::size_t i = 0; i < variants.size(); ++i)
+                r.space.points[i][k] = *integral(raw[k][i]);
+            for (const auto& point : r.space.points)
+                values.push_back(point[k]);
+            std::sort(values.begin(), values.end());
+            values.erase(std::unique(values.begin(), values.end()), values.end());
+        } else {
+            std::vector<json> distinct = raw[k];
+            std::sort(distinct.begin(), distinct.end());
+            distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+            for (std::size_t v = 0; v < distinct.size(); ++v)
+                values.push_back(static_cast<std::int64_t>(v));
+            for (std::size_t i = 0; i < variants.size(); ++i)
+                r.space.points[i][k] =
+                    std::lower_bound(distinct.begin(), distinct.end(), raw[k][i]) - distinct.begin();
+        }
+    }
+
+    // The model's prediction as the prior, where the file has one for every ok variant.
+    bool have_prior = true;
+    std::vector<double> prior;
+    for (const json& v : variants) {
+        const auto it = v.find("predicted_fraction");
+        if (it != v.end() && it->is_number())
+            prior.push_back(it->get<double>());
+        else if (v.contains("status") && v.at("status") != "ok")
+            prior.push_back(-std::numeric_limits<double>::infinity());
+        else
+            have_prior = false;
+    }
+    if (have_prior && std::any_of(prior.begin(), prior.end(), [](double p) { return std::isfinite(p); }))
+        r.space.prior = std::move(prior);
+
+    bool any = false;
+    for (const auto& m : r.medians)
+        if (m) {
+            r.optimum = any ? std::min(r.optimum, *m) : *m;
+            any = true;
+        }
+    if (!any)
+        throw bad(source, "no variant has a measured time");
+    return r;
+}
+
+std::size_t replay_budget(const std::string& text, std::size_t points)
+{
+    const auto fail = [&] {
+        return std::invalid_argument("budget '" + text + "' is neither a number of evaluations (N) nor a percentage (P%)");
+    };
+    if (text.empty())
+        throw fail();
+    std::size_t used = 0;
+    if (text.back() == '%') {
+        // Digits with at most one decimal point: no sign, space, exponent or hex, which
+        // std::stod would take.
+        const std::string number = text.substr(0, text.size() - 1);
+        if (number.empty() || std::count(number.begin(), number.end(), '.') > 1 ||
+            !std::all_of(number.begin(), number.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
+            throw fail();
+        double percent = 0;
+        try {
+            percent = std::stod(text.substr(0, text.size() - 1), &used);
+        } catch (const std::exception&) {
+            throw fail();
+        }
+        if (used != text.size() - 1 || !(percent > 0) || percent > 100)
+            throw fail();
+        const double exact = percent / 100.0 * static_cast<double>(points);
+        // Rounded up, with a little slack so that 1 % of 500 is 5, not 6 by rounding error.
+        const auto n = static_cast<std::size_t>(std::ceil(exact - 1e-9 * std::max(1.0, exact)));
+        return std::max<std::size_t>(n, 1);
+    }
+    if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) || text.size() > 18)
+        throw fail();
+    const std::size_t n = std::stoull(text);
+    if (n == 0)
+        throw fail();
+    return n;
+}
+
+ReplayOutcome replay(const ReplaySpace& space, const std::string& strategy, const Budget& budget, std::uint64_t seed)
+{
+    const Evaluate evaluate = [&](std::size_t point) { return space.medians.at(point); };
+    ReplayOutcome o;
+    o.trace = run_strategy(strategy, space.space, evaluate, budget, seed);
+    o.evaluations = o.trace.evaluated.size();
+    for (const auto& t : o.trace.times)
+        o.failed += t ? 0 : 1;
+    if (o.trace.best) {
+        o.best = o.trace.best;
+        o.best_time = space.medians[*o.trace.best];
+        o.fraction_of_optimum = *o.best_time > 0 ? space.optimum / *o.best_time : 1.0;
+    }
+    return o;
+}
+
+} // namespace autotune

@@ -1,0 +1,60 @@
+// run_strategy: validates the space, builds its geometry and the seeded generator, and
+// hands the search to the named strategy (one file each, strategies.hpp).
+#include "strategy/search_space.hpp"
+#include "strategy/strategies.hpp"
+
+#include <stdexcept>
+
+namespace autotune {
+namespace {
+
+using StrategyFunction = void (*)(SearchRun&, const SpaceGeometry&, RandomSource&);
+
+struct NamedStrategy {
+    const char* name;
+    StrategyFunction run;
+};
+
+constexpr NamedStrategy strategies[] = {
+    {"exhaustive", exhaustive_search},   {"random", random_search},         {"model", model_search},
+    {"ils", iterated_local_search},      {"annealing", simulated_annealing}, {"forest", forest_search},
+};
+
+} // namespace
+
+std::vector<std::string> strategy_names()
+{
+    std::vector<std::string> names;
+    for (const auto& s : strategies)
+        names.emplace_back(s.name);
+    return names;
+}
+
+SearchTrace run_strategy(const std::string& name, const SearchSpace& space, const Evaluate& evaluate,
+                         const Budget& budget, std::uint64_t seed)
+{
+    const NamedStrategy* chosen = nullptr;
+    for (const auto& s : strategies)
+        if (name == s.name)
+            chosen = &s;
+    if (chosen == nullptr) {
+        std::string known;
+        for (const auto& s : strategies)
+            known += (known.empty() ? "" : ", ") + std::string(s.name);
+        throw std::invalid_argument("unknown strategy '" + name + "' (known: " + known + ")");
+    }
+    if (space.points.empty())
+        throw std::invalid_argument("strategy '" + name + "': the search space is empty");
+    if (!space.prior.empty() && space.prior.size() != space.points.size())
+        throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.prior.size()) +
+                                    " prior scores for " + std::to_string(space.points.size()) + " points");
+    if (!evaluate)
+        throw std::invalid_argument("strategy '" + name + "': no evaluation function");
+    const SpaceGeometry geometry(space);
+    RandomSource random(seed);
+    SearchRun run(space, evaluate, budget);
+    chosen->run(run, geometry, random);
+    return run.finish();
+}
+
+} // namespace autotune

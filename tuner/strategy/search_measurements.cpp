@@ -1,0 +1,99 @@
+#include "strategy/search_measurements.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <set>
+#include <stdexcept>
+
+namespace autotune {
+
+SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
+                            const std::vector<double>& prior)
+{
+    SearchSpace space;
+    if (candidates.empty())
+        return space;
+    for (const auto& [name, value] : variants[candidates.front()].parameters)
+        space.parameter_names.push_back(name);
+    std::vector<std::set<std::int64_t>> values(space.parameter_names.size());
+    for (const std::size_t i : candidates) {
+        std::vector<std::int64_t> point;
+        for (std::size_t k = 0; k < variants[i].parameters.size(); ++k) {
+            point.push_back(variants[i].parameters[k].second);
+            values[k].insert(variants[i].parameters[k].second);
+        }
+        space.points.push_back(std::move(point));
+        if (!prior.empty())
+            space.prior.push_back(prior[i]);
+    }
+    for (const auto& v : values)
+        space.parameter_values.emplace_back(v.begin(), v.end());
+    return space;
+}
+
+Budget parse_budget(const std::string& text)
+{
+    Budget budget;
+    if (text.empty())
+        return budget;
+    double number = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    const std::string unit(end, text.data() + text.size());
+    if (ec != std::errc() || number <= 0)
+        throw std::invalid_argument(fmt::format("--budget '{}' is not N (evaluations) or a duration like 90s, 30m, 2h", text));
+    if (unit.empty()) {
+        if (number != static_cast<double>(static_cast<std::size_t>(number)))
+            throw std::invalid_argument(fmt::format("--budget '{}': a number of evaluations is a whole number", text));
+        budget.max_evaluations = static_cast<std::size_t>(number);
+    } else if (unit == "s") {
+        budget.max_seconds = number;
+    } else if (unit == "m") {
+        budget.max_seconds = number * 60;
+    } else if (unit == "h") {
+        budget.max_seconds = number * 3600;
+    } else {
+        throw std::invalid_argument(fmt::format("--budget '{}': unit '{}' is not s, m or h", text, unit));
+    }
+    return budget;
+}
+
+SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
+                                 const std::vector<PredictionOutcome>& predictions, const PruneReport& pruning,
+                                 const std::vector<double>& prior, VariantMeasurer& measurer,
+                                 const SearchSettings& settings)
+{
+    SearchOutcome out;
+    out.measurements.resize(variants.size());
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        if (compiled[i].status == CompileStatus::ok && predictions[i].prediction && !pruning.decisions[i].pruned &&
+            !pruning.decisions[i].duplicate_of)
+            candidates.push_back(i);
+    out.candidates = candidates.size();
+    if (candidates.empty())
+        return out;
+
+    const SearchSpace space = search_space_of(variants, candidates, prior);
+    const std::size_t most = std::min(settings.budget.max_evaluations, candidates.size());
+    const Evaluate evaluate = [&](std::size_t point) -> std::optional<double> {
+        const std::size_t i = candidates[point];
+        out.measurements[i] = measurer.measure(variants[i], compiled[i], predictions[i].prediction);
+        ++out.evaluations;
+        if (settings.progress)
+            settings.progress(out.evaluations, most);
+        const auto& m = *out.measurements[i];
+        if (m.status != "ok" || !m.measurement || !m.measurement->verified)
+            return std::nullopt;
+        return m.measurement->time.median;
+    };
+    (void)run_strategy(settings.strategy, space, evaluate, settings.budget, settings.seed);
+
+    // A duplicate carries its group's measurement.
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        if (const auto& of = pruning.decisions[i].duplicate_of; of && out.measurements[*of])
+            out.measurements[i] = out.measurements[*of];
+    return out;
+}
+
+} // namespace autotune

@@ -1,0 +1,49 @@
+// The search stage's view of a space: the valid points (one value per parameter), the
+// parameters' value lists (for neighbourhoods), and optionally a prior score per point
+// (the model's predicted fraction of the roof). Strategies see nothing else: the same code
+// searches a live GPU, a recorded results file (replay) or an imported Kernel Tuner cache.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+struct SearchSpace {
+    std::vector<std::string> parameter_names;
+    std::vector<std::vector<std::int64_t>> parameter_values; // each parameter's values, in the spec's order
+    std::vector<std::vector<std::int64_t>> points;           // the valid points; points[p][k] is a value of parameter k
+    std::vector<double> prior;                               // empty, or one per point: higher is better
+};
+
+// Evaluates one point: its time in seconds (lower is better), or nullopt when the
+// configuration failed (a failure costs an evaluation and yields nothing).
+using Evaluate = std::function<std::optional<double>(std::size_t point)>;
+
+struct Budget {
+    std::size_t max_evaluations = std::numeric_limits<std::size_t>::max();
+    double max_seconds = std::numeric_limits<double>::infinity(); // wall time of the search
+};
+
+struct SearchTrace {
+    std::vector<std::size_t> evaluated;          // points, in the order they were evaluated; no repeats
+    std::vector<std::optional<double>> times;    // times[i] belongs to evaluated[i]
+    std::optional<std::size_t> best;             // the fastest point found
+};
+
+// Runs the named strategy; throws std::invalid_argument for an unknown name (naming the
+// known ones) or an empty space. Never evaluates a point twice or one outside the space,
+// never exceeds the budget, and the same seed gives the same trace for the same answers.
+[[nodiscard]] SearchTrace run_strategy(const std::string& name, const SearchSpace& space, const Evaluate& evaluate,
+                                       const Budget& budget, std::uint64_t seed);
+
+// "exhaustive", "random", "model", and the metaheuristics.
+[[nodiscard]] std::vector<std::string> strategy_names();
+
+} // namespace autotune
