@@ -1,0 +1,138 @@
+// Search efficiency on real measured spaces: Kernel Tuner caches of three kernels measured
+// exhaustively on an RTX 3090 (../shared/data/kernel-tuner-caches) are imported, and each
+// strategy is replayed on each space at budgets of 1 %, 2 % and 5 % of the space, over 20
+// seeds. Reported: the mean and the minimum fraction of the optimum found (1.0 = the
+// fastest configuration), and the mean wall time of one search. A plain program (no
+// Google Benchmark): the figure of merit is search quality, not the tuner's speed.
+//   build/bench/search_efficiency [--data DIR] [--spaces gemm,convolution,pnpoly]
+//       [--strategies random,ils,...] [--budgets 1,2,5] [--seeds 20] [--threads 2] [--markdown FILE]
+#include "emit/kt_cache_import.hpp"
+#include "strategy/replay.hpp"
+#include "util/atomic_file.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+using namespace autotune;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ',');)
+        if (!part.empty())
+            out.push_back(part);
+    return out;
+}
+
+struct Cell {
+    double mean = 0, min = 1, seconds = 0;
+    std::size_t evaluations = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    fs::path data = fs::path(AUTOTUNE_SOURCE_DIR) / ".." / "shared" / "data" / "kernel-tuner-caches";
+    std::vector<std::string> spaces{"gemm", "convolution", "pnpoly"};
+    std::vector<std::string> strategies;
+    for (const auto& s : strategy_names())
+        if (s != "exhaustive" && s != "model") // no prior in a Kernel Tuner cache: model = exhaustive
+            strategies.push_back(s);
+    std::vector<double> budgets{1, 2, 5};
+    std::size_t seeds = 20;
+    std::size_t threads = 2;
+    std::string markdown;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::cerr << "search_efficiency: " << arg << " needs a value\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (arg == "--data") data = value();
+        else if (arg == "--spaces") spaces = split(value());
+        else if (arg == "--strategies") strategies = split(value());
+        else if (arg == "--budgets") { budgets.clear(); for (const auto& b : split(value())) budgets.push_back(std::stod(b)); }
+        else if (arg == "--seeds") seeds = std::stoul(value());
+        else if (arg == "--threads") threads = std::max<std::size_t>(1, std::stoul(value()));
+        else if (arg == "--markdown") markdown = value();
+        else {
+            std::cerr << "search_efficiency: unknown argument " << arg << "\n";
+            return 2;
+        }
+    }
+
+    std::string table = "| space | points | strategy |";
+    for (double b : budgets)
+        table += fmt::format(" {}% mean | {}% min |", b, b);
+    table += " s/search |\n|---|---:|---|";
+    for (std::size_t i = 0; i < budgets.size(); ++i)
+        table += "---:|---:|";
+    table += "---:|\n";
+    std::cout << table << std::flush;
+
+    for (const auto& name : spaces) {
+        const fs::path file = data / (name + "_RTX_3090.json.gz");
+        ReplaySpace space;
+        try {
+            space = replay_space(import_kt_cache(file), file.string());
+        } catch (const std::exception& e) {
+            std::cerr << "search_efficiency: " << e.what() << "\n";
+            return 2;
+        }
+        for (const auto& strategy : strategies) {
+            std::vector<Cell> cells(budgets.size());
+            // Work items: (budget, seed), shared among the threads.
+            std::vector<std::vector<double>> fractions(budgets.size(), std::vector<double>(seeds));
+            std::vector<std::vector<double>> durations(budgets.size(), std::vector<double>(seeds));
+            std::atomic<std::size_t> next{0};
+            const auto work = [&] {
+                for (std::size_t item; (item = next++) < budgets.size() * seeds;) {
+                    const std::size_t b = item / seeds, seed = item % seeds;
+                    Budget budget;
+                    budget.max_evaluations = replay_budget(fmt::format("{}%", budgets[b]), space.space.points.size());
+                    const auto start = std::chrono::steady_clock::now();
+                    const ReplayOutcome o = replay(space, strategy, budget, seed + 1);
+                    durations[b][seed] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                    fractions[b][seed] = o.fraction_of_optimum;
+                }
+            };
+            std::vector<std::thread> pool;
+            for (std::size_t t = 0; t < threads; ++t)
+                pool.emplace_back(work);
+            for (auto& t : pool)
+                t.join();
+            std::string row = fmt::format("| {} | {} | {} |", name, space.space.points.size(), strategy);
+            double seconds = 0;
+            for (std::size_t b = 0; b < budgets.size(); ++b) {
+                double sum = 0, low = 1;
+                for (std::size_t s = 0; s < seeds; ++s) {
+                    sum += fractions[b][s];
+                    low = std::min(low, fractions[b][s]);
+                    seconds += durations[b][s];
+                }
+                row += fmt::format(" {:.3f} | {:.3f} |", sum / static_cast<double>(seeds), low);
+            }
+            row += fmt::format(" {:.2f} |\n", seconds / static_cast<double>(budgets.size() * seeds));
+            table += row;
+            std::cout << row << std::flush;
+        }
+    }
+    if (!markdown.empty())
+        write_file_atomically(markdown, table);
+    return 0;
+}
