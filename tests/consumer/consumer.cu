@@ -11,11 +11,13 @@ namespace tuned = autotune_tuned;
 
 // Every tuned entry is instantiated (each architecture's fatbin carries all of them); the
 // lookup picks the one for this device and problem at run time.
+// Row-major A and B: layouts 1 (gemm.toml's A_LAYOUT, B_LAYOUT), TRANS_A = TRANS_B = 0.
 void launch_gemm(int compute_capability, const float* a, const float* b, float* c, int m, int n, int k)
 {
-    tuned::gemm::visit(tuned::gemm::entry_index(compute_capability, m, n, k), [&](auto i) {
+    tuned::gemm::visit(tuned::gemm::entry_index(compute_capability, m, n, k, 1, 1), [&](auto i) {
         constexpr tuned::gemm::Config t = tuned::gemm::entries[decltype(i)::value].config;
-        autotune_kernels::gemm<t.BM, t.BN, t.BK, t.TM, t.TN, t.VEC, t.MAX_THREADS, t.MIN_BLOCKS>
+        autotune_kernels::gemm<t.BM, t.BN, t.BK, t.TM, t.TN, t.VEC, t.MAX_THREADS, t.MIN_BLOCKS, t.PAD,
+                               t.DOUBLE_BUFFER, 0, 0>
             <<<dim3(n / t.BN, m / t.BM), t.block_threads>>>(a, b, c, m, n, k);
     });
 }
@@ -46,7 +48,7 @@ int main()
         std::puts("no GPU: built, not run");
         return 0;
     }
-    const tuned::gemm::Config& c = tuned::gemm::lookup(10 * major + minor, 4096, 4096, 4096);
+    const tuned::gemm::Config& c = tuned::gemm::lookup(10 * major + minor, 4096, 4096, 4096, 1, 1);
     std::printf("sm_%d%d: gemm BM=%d BN=%d with %d threads\n", major, minor, c.BM, c.BN, c.block_threads);
     return 0;
 }
