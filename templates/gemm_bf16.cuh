@@ -27,10 +27,17 @@
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (the tuner's measure stage does).
 #pragma once
 
-// As cuda_bf16.h declares it (same name, global namespace, so the mangled name and a
-// consumer's pointer type match); the kernel only moves bf16 bits, it never converts them,
-// so it needs no header.
+// cuda_bf16.h's type (so the mangled name and a consumer's pointer type match). The kernel
+// only moves bf16 bits, but the type must be complete under nvcc: NVRTC's IR gives
+// __nv_bfloat16 its 2-byte layout even where the source only declares it, and a sized
+// element type changes how NVVM folds the address arithmetic on A and B — with a mere
+// declaration, nvcc built other machine code than the tuner (docs/fidelity.md). NVRTC
+// has no cuda_bf16.h without the toolkit's include directory, and needs none.
+#if defined(__CUDACC_RTC__)
 struct __nv_bfloat16;
+#else
+#include <cuda_bf16.h>
+#endif
 
 namespace autotune_kernels {
 

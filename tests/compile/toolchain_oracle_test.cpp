@@ -118,4 +118,39 @@ TEST_F(ToolchainOracle, NvccWithSixtyFourBitSharedPointersBuildsTheTunedMachineC
     }
 }
 
+// gemm_bf16 takes __nv_bfloat16 pointers. NVRTC's IR gives that type its 2-byte layout
+// even where the source only declares it, and with a sized element type NVVM folds the
+// kernel's byte arithmetic on A and B into other address code: with a mere declaration,
+// nvcc (even with the flag) built other machine code on every arch, same registers. The
+// template includes cuda_bf16.h for nvcc so that both compilers see the complete type.
+TEST(ToolchainOracleGemmBf16, NvccWithSixtyFourBitSharedPointersBuildsTheTunedMachineCode)
+{
+    const KernelSpec spec = load_spec(autotune::test::source_dir() / "kernels" / "gemm_bf16.toml");
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::full);
+    const auto variant = [&](std::int64_t bm, std::int64_t bn, std::int64_t bk, std::int64_t wm, std::int64_t wn,
+                             std::int64_t stages) -> const Variant& {
+        return variant_with(space, {{"BM", bm}, {"BN", bn}, {"BK", bk}, {"WM", wm}, {"WN", wn}, {"STAGES", stages},
+                                    {"SWIZZLE", 1}, {"MAX_THREADS", 0}, {"MIN_BLOCKS", 0}});
+    };
+    // The first variants of results/sm_*/gemm_bf16.json (the 128×128 tiles agreed even
+    // with the declaration alone).
+    const std::vector<const Variant*> sample{&variant(16, 128, 32, 16, 32, 3), &variant(16, 128, 64, 16, 32, 3)};
+    for (const char* arch : {"sm_80", "sm_90"}) {
+        for (const Variant* v : sample) {
+            const CompileRequest request = make_compile_request(spec, problem, *v, parse_arch(arch));
+            CompileSettings settings;
+            const CompiledVariant tuned = compile_variant(request, v->register_policy, settings);
+            settings.compiler = CompilerKind::nvcc;
+            settings.nvcc = default_nvcc();
+            settings.nvcc_flags = {nvcc_flag_matching_nvrtc};
+            const CompiledVariant shipped = compile_variant(request, v->register_policy, settings);
+            ASSERT_EQ(tuned.status, CompileStatus::ok) << tuned.error;
+            ASSERT_EQ(shipped.status, CompileStatus::ok) << shipped.error;
+            EXPECT_EQ(shipped.sass_sha256, tuned.sass_sha256) << arch << " " << tuned.name_expression;
+            EXPECT_EQ(shipped.resources.registers, tuned.resources.registers) << arch << " " << tuned.name_expression;
+        }
+    }
+}
+
 } // namespace
