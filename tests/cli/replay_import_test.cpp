@@ -16,10 +16,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-std::filesystem::path cache_file(const std::string& kernel)
-{
-    return test::source_dir() / ".." / "shared" / "data" / "kernel-tuner-caches" / (kernel + "_RTX_3090.json.gz");
-}
+std::filesystem::path cache_file(const std::string& kernel) { return test::kernel_tuner_cache(kernel); }
 
 class ReplayImportCli : public ::testing::Test {
 protected:
@@ -27,10 +24,13 @@ protected:
     static void SetUpTestSuite()
     {
         dir_ = new test::TempDir;
+        if (!std::filesystem::exists(cache_file("pnpoly")))
+            return; // every test skips (SetUp)
         const auto r = run(fmt::format("import kt-cache {} -o {}", cache_file("pnpoly").string(), results().string()));
         ASSERT_EQ(r.exit_code, 0) << r.err;
         import_out_ = new std::string(r.out);
     }
+    void SetUp() override { AUTOTUNE_SKIP_WITHOUT_KERNEL_TUNER_CACHE("pnpoly"); }
     static void TearDownTestSuite()
     {
         delete dir_;

@@ -4,6 +4,8 @@
 #include "emit/kt_cache_import.hpp"
 #include "strategy/replay.hpp"
 
+#include "support/test_support.hpp"
+
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -199,8 +201,8 @@ TEST(Replay, NothingFoundIsFractionZero)
 
 TEST(Replay, AnImportedKernelTunerCacheReplays)
 {
-    const json imported = import_kt_cache(std::filesystem::path(AUTOTUNE_SOURCE_DIR) / ".." / "shared" / "data" /
-                                          "kernel-tuner-caches" / "pnpoly_RTX_3090.json.gz");
+    AUTOTUNE_SKIP_WITHOUT_KERNEL_TUNER_CACHE("pnpoly");
+    const json imported = import_kt_cache(test::kernel_tuner_cache("pnpoly"));
     const ReplaySpace space = replay_space(imported, "pnpoly");
     ASSERT_EQ(space.space.points.size(), 4092u);
     EXPECT_EQ(space.space.parameter_names,

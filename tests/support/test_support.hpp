@@ -11,6 +11,18 @@ inline std::filesystem::path data_dir() { return AUTOTUNE_TEST_DATA_DIR; }
 inline std::filesystem::path cuda_bin_dir() { return AUTOTUNE_CUDA_BIN_DIR; }
 inline std::filesystem::path autotune_binary() { return AUTOTUNE_BINARY; }
 
+// A Kernel Tuner cache measured on an RTX 3090 ("gemm", "convolution", "pnpoly"), from the
+// shared data beside the checkout (../shared/data/kernel-tuner-caches). Not part of the
+// repository: a clean clone elsewhere has none, and tests that need one skip, saying so.
+inline std::filesystem::path kernel_tuner_cache(const std::string& kernel)
+{
+    return source_dir() / ".." / "shared" / "data" / "kernel-tuner-caches" / (kernel + "_RTX_3090.json.gz");
+}
+#define AUTOTUNE_SKIP_WITHOUT_KERNEL_TUNER_CACHE(kernel)                                                         \
+    if (!std::filesystem::exists(::autotune::test::kernel_tuner_cache(kernel)))                                   \
+    GTEST_SKIP() << "no Kernel Tuner cache at " << ::autotune::test::kernel_tuner_cache(kernel).string()          \
+                 << " (the shared data is not beside this checkout)"
+
 // A fresh empty directory under the system temp dir, removed when the object dies.
 class TempDir {
 public:
