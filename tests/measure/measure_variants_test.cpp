@@ -4,6 +4,7 @@
 #include "measure/measure_variants.hpp"
 
 #include "measure/measurement_journal.hpp"
+#include "support/scripted_variants.hpp"
 #include "support/test_support.hpp"
 
 #include <fstream>
@@ -29,40 +30,15 @@ while IFS= read -r line; do
 done
 )sh";
 
-struct Fixture {
+struct Fixture : test::ScriptedVariants {
     test::TempDir dir;
-    KernelSpec spec;
-    Problem problem;
-    std::vector<Variant> variants;
-    std::vector<CompiledVariant> compiled;
-    std::vector<PredictionOutcome> predictions;
     MeasureSettings settings;
 
-    Fixture()
+    Fixture() : test::ScriptedVariants(test::scripted_variants(6, 128))
     {
         std::ofstream(dir.path() / "worker.sh") << scripted_worker;
-        spec.name = "t";
-        spec.problem = {{"N", 16}};
-        spec.parameters = {{"P", {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}}};
-        spec.arguments = {{"out", ArgumentKind::buffer, "int", "N", "", BufferAccess::output}};
-        problem.values = {{"N", 16}};
-        for (std::size_t i = 0; i < 6; ++i) {
-            Variant v;
-            v.index = i;
-            v.parameters = {{"P", static_cast<std::int64_t>(i)}};
-            v.block = {128, 1, 1};
-            variants.push_back(v);
-            CompiledVariant c;
-            c.status = i == 5 ? CompileStatus::compile_error : CompileStatus::ok; // 5 never reaches a worker
-            c.cubin = "cubin " + std::to_string(i);
-            c.cubin_sha256 = std::string(63, 'a') + std::to_string(i);
-            c.resources.registers = i == 4 ? 40 : 32; // 4: the driver will disagree
-            compiled.push_back(c);
-            PredictionOutcome p;
-            p.prediction = VariantPrediction{};
-            p.prediction->occupancy.blocks_per_sm = 4;
-            predictions.push_back(p);
-        }
+        compiled[5].status = CompileStatus::compile_error; // 5 never reaches a worker
+        compiled[4].resources.registers = 40;             // 4: the driver will disagree
         settings.worker_argv = {"/bin/sh", (dir.path() / "worker.sh").string()};
         settings.variant_timeout = std::chrono::milliseconds(1500);
         settings.scratch_dir = dir.path();

@@ -6,6 +6,7 @@
 #include "measure/measure_variants.hpp"
 #include "measure/measurement_journal.hpp"
 #include "measure/verification.hpp"
+#include "support/scripted_variants.hpp"
 #include "support/test_support.hpp"
 
 #include <cstring>
@@ -116,46 +117,18 @@ std::string worker_script(const std::string& log, const std::string& with_refere
            "done\n";
 }
 
-struct ScriptedRun {
+struct ScriptedRun : test::ScriptedVariants {
     test::TempDir dir;
-    KernelSpec spec;
-    Problem problem;
-    std::vector<Variant> variants;
-    std::vector<CompiledVariant> compiled;
-    std::vector<PredictionOutcome> predictions;
     MeasureSettings settings;
     std::vector<std::string> notices;
 
     // Variants P = 0..4, all compiled; the reference variant is P = 2.
-    explicit ScriptedRun(const std::string& with_reference)
+    explicit ScriptedRun(const std::string& with_reference) : test::ScriptedVariants(test::scripted_variants(5, 128))
     {
         std::ofstream(dir.path() / "worker.sh") << worker_script((dir.path() / "jobs.log").string(), with_reference);
-        spec.name = "t";
         spec.spec_path = "/specs/t.toml";
-        spec.problem = {{"N", 16}};
-        spec.parameters = {{"P", {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}}};
-        spec.arguments = {{"out", ArgumentKind::buffer, "float", "N", "", BufferAccess::output}};
+        spec.arguments[0].element_type = "float";
         spec.reference.variant = {{"P", 2}};
-        problem.values = {{"N", 16}};
-        for (std::size_t i = 0; i < 5; ++i) {
-            Variant v;
-            v.index = i;
-            v.parameters = {{"P", static_cast<std::int64_t>(i)}};
-            v.block = {128, 1, 1};
-            v.grid = {1, 1, 1};
-            variants.push_back(v);
-            CompiledVariant c;
-            c.status = CompileStatus::ok;
-            c.cubin = "cubin " + std::to_string(i);
-            c.cubin_sha256 = std::string(63, 'a') + std::to_string(i);
-            c.lowered_name = "k";
-            c.resources.registers = 32;
-            compiled.push_back(c);
-            PredictionOutcome p;
-            p.prediction = VariantPrediction{};
-            p.prediction->occupancy.blocks_per_sm = 4;
-            predictions.push_back(p);
-        }
         settings.worker_argv = {"/bin/sh", (dir.path() / "worker.sh").string()};
         settings.variant_timeout = std::chrono::milliseconds(1500);
         settings.scratch_dir = dir.path();

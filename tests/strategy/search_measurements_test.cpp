@@ -2,6 +2,7 @@
 // time, the budget holds, duplicates carry their group's outcome.
 #include "strategy/search_measurements.hpp"
 
+#include "support/scripted_variants.hpp"
 #include "support/test_support.hpp"
 
 #include <fstream>
@@ -22,36 +23,13 @@ while IFS= read -r line; do
 done
 )sh";
 
-struct Candidates {
+struct Candidates : test::ScriptedVariants {
     test::TempDir dir;
-    KernelSpec spec;
-    Problem problem;
-    std::vector<Variant> variants;
-    std::vector<CompiledVariant> compiled;
-    std::vector<PredictionOutcome> predictions;
     PruneReport pruning;
 
-    Candidates()
+    Candidates() : test::ScriptedVariants(test::scripted_variants(6, 64))
     {
         std::ofstream(dir.path() / "worker.sh") << worker;
-        spec.problem = {{"N", 16}};
-        spec.parameters = {{"P", {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}}};
-        problem.values = {{"N", 16}};
-        for (std::int64_t i = 0; i < 6; ++i) {
-            Variant v;
-            v.index = static_cast<std::size_t>(i);
-            v.parameters = {{"P", i}};
-            v.block = {64, 1, 1};
-            variants.push_back(v);
-            CompiledVariant c;
-            c.status = CompileStatus::ok;
-            c.cubin = "x";
-            c.cubin_sha256 = std::string(63, 'c') + std::to_string(i);
-            compiled.push_back(c);
-            PredictionOutcome p;
-            p.prediction = VariantPrediction{};
-            predictions.push_back(p);
-        }
         pruning.decisions.resize(6);
         pruning.decisions[1].pruned = true;   // cannot launch
         pruning.decisions[3].duplicate_of = 2; // same run as 2
