@@ -3,6 +3,7 @@
 // points, and with the whole space as budget finds the optimum.
 #include "strategy/search_run.hpp"
 #include "strategy/search_space.hpp"
+#include "strategy/space_geometry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -466,3 +467,27 @@ TEST(SearchRun, RandomUnevaluatedFindsTheLastOpenPoint)
 }
 
 } // namespace
+
+TEST(Strategies, ForestSpreadsItsMeasurementsWhereTheModelCannotTellPointsApart)
+{
+    // All times equal: every tree is one leaf and ties everything, so the forest's choices
+    // come from its tie-break and its exploration, both of which spread by distance. Its
+    // measurements then lie farther apart than random sampling's, seed for seed.
+    const SearchSpace space = big_space();
+    const SpaceGeometry geometry(space);
+    const Evaluate flat = [](std::size_t) -> std::optional<double> { return 1e-3; };
+    const auto mean_nearest = [&](const std::vector<std::size_t>& points) {
+        double sum = 0;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            std::vector<std::size_t> others(points);
+            others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+            sum += geometry.distance_to_nearest(points[i], others);
+        }
+        return sum / static_cast<double>(points.size());
+    };
+    for (const std::uint64_t seed : {1u, 2u, 3u, 4u, 5u}) {
+        const double forest = mean_nearest(run_strategy("forest", space, flat, evaluations(40), seed).evaluated);
+        const double random = mean_nearest(run_strategy("random", space, flat, evaluations(40), seed).evaluated);
+        EXPECT_GT(forest, random) << "seed " << seed;
+    }
+}

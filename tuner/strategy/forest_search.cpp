@@ -1,8 +1,20 @@
-// "forest": surrogate-model search by Thompson sampling from a random forest. After an
-// initial design that covers the parameters' values, each step fits one randomized
-// regression tree (a bootstrap sample of the measurements, random feature subsets at each
-// split: one draw from the forest's distribution of models) to the log times measured so
-// far and measures the unevaluated point that tree predicts fastest (ties at random).
+// "forest": surrogate-model search. After an initial design that covers the parameters'
+// values, each step makes one of three moves:
+// - model (most steps): Thompson sampling. One randomized regression tree (a bootstrap
+//   sample of the measurements, random feature subsets at each split: one draw from the
+//   forest's distribution of models) is fitted to the log times, and the unevaluated point
+//   it predicts fastest is measured. A leaf ties many points the tree cannot tell apart;
+//   of those, the one farthest from everything measured teaches the most.
+// - explore (every 6th step): the point farthest from everything measured, of a few random
+//   candidates. A tree only knows where it has looked: a fast region whose neighbours are
+//   slow (pnpoly's use_method 0 is slow at tile 12 and fastest at tile 20) is found only
+//   by looking elsewhere. SMAC interleaves random configurations for the same reason.
+// - polish (every 2nd step, unless it explores): of the best point's one-parameter
+//   neighbours, the one the tree predicts fastest. One changed value from the best is the
+//   likeliest improvement, and a tree ranks such points poorly when the changed value was
+//   never measured together with the others.
+// The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
+// shows how little the results move when they change.
 #include "strategy/regression_forest.hpp"
 #include "strategy/strategies.hpp"
 
@@ -13,17 +25,18 @@
 namespace autotune {
 namespace {
 
+constexpr std::size_t explore_every = 6;
+constexpr std::size_t polish_every = 2;
+constexpr std::size_t explore_candidates = 64;
+constexpr std::size_t tie_candidates = 32;
+
 double log_time(double seconds) { return std::log(std::max(seconds, 1e-300)); }
 
-} // namespace
-
-void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
+// A tenth of the budget, 5 to 20 points, each the one of a few random candidates that
+// brings the most parameter values not yet seen: enough for a first tree, little spent blind.
+void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
 {
-    const std::size_t budget = run.evaluations_left();
-    // A tenth of the budget, 5 to 20 points: enough for a first tree, little spent blind.
-    const std::size_t initial = std::clamp<std::size_t>(budget / 10, 5, 20);
-    // The initial design covers the parameters' values: each point is the one, of a few
-    // random candidates, that brings the most values not yet seen.
+    const std::size_t initial = std::clamp<std::size_t>(run.evaluations_left() / 10, 5, 20);
     std::vector<std::vector<bool>> seen(geometry.parameters());
     for (std::size_t k = 0; k < geometry.parameters(); ++k)
         seen[k].assign(geometry.list_size(k), false);
@@ -49,8 +62,69 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
             seen[k][geometry.positions(*pick)[k]] = true;
         run.evaluate(*pick);
     }
-    if (run.exhausted())
-        return;
+}
+
+// Of `candidates`, the one farthest from every evaluated point (the first on ties).
+std::size_t farthest(const SearchRun& run, const SpaceGeometry& geometry, const std::vector<std::size_t>& candidates)
+{
+    std::size_t pick = candidates.front();
+    double far = -1;
+    for (const std::size_t q : candidates)
+        if (const double d = geometry.distance_to_nearest(q, run.trace().evaluated); d > far) {
+            far = d;
+            pick = q;
+        }
+    return pick;
+}
+
+// Up to `count` distinct members of `from`, drawn at random (all of them when few).
+std::vector<std::size_t> sample(std::vector<std::size_t> from, std::size_t count, RandomSource& random)
+{
+    if (from.size() > count) {
+        for (std::size_t i = 0; i < count; ++i)
+            std::swap(from[i], from[i + random.below(from.size() - i)]);
+        from.resize(count);
+    }
+    return from;
+}
+
+// The fastest point measured so far.
+std::optional<std::size_t> incumbent(const SearchTrace& trace)
+{
+    std::optional<std::size_t> best;
+    double best_time = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < trace.evaluated.size(); ++i)
+        if (trace.times[i] && *trace.times[i] < best_time) {
+            best_time = *trace.times[i];
+            best = trace.evaluated[i];
+        }
+    return best;
+}
+
+// The members of `points` with the lowest prediction (within rounding).
+std::vector<std::size_t> lowest_predicted(const RegressionForest& tree, const PointFeatures& features,
+                                          const std::vector<std::size_t>& points)
+{
+    const auto predictions = tree.predict(features, points);
+    double lowest = std::numeric_limits<double>::infinity();
+    std::vector<std::size_t> tied;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const double v = predictions[i].mean;
+        if (v < lowest - 1e-12) {
+            lowest = v;
+            tied.clear();
+        }
+        if (v <= lowest + 1e-12)
+            tied.push_back(points[i]);
+    }
+    return tied;
+}
+
+} // namespace
+
+void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
+{
+    initial_design(run, geometry, random);
 
     const PointFeatures features(run.space(), true);
     ForestSettings settings;
@@ -58,50 +132,55 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     settings.min_leaf = 1;
     settings.feature_fraction = 0.5;
     settings.bootstrap = true;
-    std::vector<std::size_t> open;
-    while (!run.exhausted()) {
-        const auto& trace = run.trace();
-        const std::size_t n = trace.evaluated.size();
-        std::vector<std::size_t> points;
-        std::vector<double> targets;
-        double worst = -std::numeric_limits<double>::infinity();
-        for (std::size_t i = 0; i < n; ++i)
-            if (trace.times[i])
-                worst = std::max(worst, log_time(*trace.times[i]));
-        if (!std::isfinite(worst)) { // nothing has a time yet: keep sampling
-            run.evaluate(*run.random_unevaluated(random));
+    for (std::size_t step = 1; !run.exhausted(); ++step) {
+        if (step % explore_every == 0) {
+            std::vector<std::size_t> candidates;
+            for (std::size_t c = 0; c < explore_candidates; ++c)
+                if (const auto q = run.random_unevaluated(random))
+                    candidates.push_back(*q);
+            if (candidates.empty())
+                return;
+            run.evaluate(farthest(run, geometry, candidates));
             continue;
         }
+
         // A failed point teaches the tree nothing about time; it is only never proposed again.
-        for (std::size_t i = 0; i < n; ++i)
+        const auto& trace = run.trace();
+        std::vector<std::size_t> points;
+        std::vector<double> targets;
+        for (std::size_t i = 0; i < trace.evaluated.size(); ++i)
             if (trace.times[i]) {
                 points.push_back(trace.evaluated[i]);
                 targets.push_back(log_time(*trace.times[i]));
             }
-        open.clear();
-        if (open.empty())
-            for (std::size_t p = 0; p < run.size(); ++p)
-                if (!run.evaluated(p))
-                    open.push_back(p);
-        if (open.empty())
-            return;
+        if (points.empty()) { // nothing has a time yet: keep sampling
+            const auto q = run.random_unevaluated(random);
+            if (!q)
+                return;
+            run.evaluate(*q);
+            continue;
+        }
         RegressionForest tree;
         tree.fit(features, points, targets, settings, random);
-        const auto leaves = tree.leaves(features, open, false);
-        double lowest = std::numeric_limits<double>::infinity();
-        std::vector<std::size_t> tied;
-        for (std::size_t i = 0; i < open.size(); ++i) {
-            const double v = tree.value(0, leaves[i]);
-            if (v < lowest - 1e-12) {
-                lowest = v;
-                tied.clear();
+
+        if (step % polish_every == 0) {
+            std::vector<std::size_t> near;
+            for (const std::size_t q : geometry.hamming(*incumbent(trace)))
+                if (!run.evaluated(q))
+                    near.push_back(q);
+            if (!near.empty()) {
+                run.evaluate(lowest_predicted(tree, features, near).front());
+                continue;
             }
-            if (v <= lowest + 1e-12)
-                tied.push_back(open[i]);
         }
-        if (tied.empty())
-            tied = open;
-        run.evaluate(tied[random.below(tied.size())]);
+
+        std::vector<std::size_t> open;
+        for (std::size_t p = 0; p < run.size(); ++p)
+            if (!run.evaluated(p))
+                open.push_back(p);
+        if (open.empty())
+            return;
+        run.evaluate(farthest(run, geometry, sample(lowest_predicted(tree, features, open), tie_candidates, random)));
     }
 }
 

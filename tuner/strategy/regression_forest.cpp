@@ -25,16 +25,11 @@ struct TreeBuilder {
         const auto id = static_cast<std::int32_t>(tree.size());
         tree.emplace_back();
         double sum = 0;
-        double low = std::numeric_limits<double>::infinity(), high = -low;
-        for (std::size_t i = begin; i < end; ++i) {
+        for (std::size_t i = begin; i < end; ++i)
             sum += targets[rows[i]];
-            low = std::min(low, targets[rows[i]]);
-            high = std::max(high, targets[rows[i]]);
-        }
         const std::size_t n = end - begin;
         tree[id].value = sum / static_cast<double>(n);
-        tree[id].alike = high - low <= settings.resolution;
-        if (n < 2 * settings.min_leaf || n < 2 || (settings.stop_at_resolution && tree[id].alike))
+        if (n < 2 * settings.min_leaf || n < 2)
             return id;
 
         // Best split over a random subset of the features (partial Fisher–Yates).
@@ -58,20 +53,10 @@ struct TreeBuilder {
             double left_sum = 0;
             std::size_t left_count = 0;
             const double parent = sum * sum / static_cast<double>(n);
-            // Extremely randomized: one random cut between the node's lowest and highest bin.
-            std::size_t low_bin = bins, high_bin = 0;
-            for (std::size_t b = 0; b < bins; ++b)
-                if (bin_count[b] > 0) {
-                    low_bin = std::min(low_bin, b);
-                    high_bin = b;
-                }
-            if (low_bin >= high_bin)
-                continue;
-            const std::size_t random_cut = settings.extra ? low_bin + random.below(high_bin - low_bin) : bins;
             for (std::size_t b = 0; b + 1 < bins; ++b) {
                 left_sum += bin_sum[b];
                 left_count += bin_count[b];
-                if (settings.extra ? b != random_cut : (bin_count[b] == 0 || left_count < settings.min_leaf))
+                if (bin_count[b] == 0 || left_count < settings.min_leaf)
                     continue;
                 if (n - left_count < settings.min_leaf)
                     break;
@@ -83,12 +68,7 @@ struct TreeBuilder {
                 if (gain > best_gain) {
                     best_gain = gain;
                     best_feature = f;
-                    // Unmeasured values between this bin and the next measured one fall on
-                    // a random side: the data does not say which.
-                    std::size_t next = b + 1;
-                    while (next < bins && bin_count[next] == 0)
-                        ++next;
-                    best_threshold = static_cast<int>(settings.random_gaps && !settings.extra ? b + random.below(next - b) : b);
+                    best_threshold = static_cast<int>(b);
                 }
             }
         }
@@ -156,14 +136,13 @@ ForestPrediction RegressionForest::predict(const PointFeatures& features, std::s
 }
 
 // Routes `points` down `tree`, partitioning positions into `points` as it goes, and hands
-// each group that reaches a node where `stop(node)` holds (a leaf, at least) to
-// `at_stop(node_index, node, positions)`. Batched so that each node reads its feature
-// column once for the whole group.
+// each group that reaches a leaf to `at_leaf(leaf, positions)`. Batched so that each node
+// reads its feature column once for the whole group.
 namespace {
 
-template <typename Node, typename Stop, typename AtStop>
+template <typename Node, typename AtLeaf>
 void route_points(const std::vector<Node>& tree, const PointFeatures& features, const std::vector<std::size_t>& points,
-                  Stop stop, AtStop at_stop)
+                  AtLeaf at_leaf)
 {
     const std::size_t n = points.size();
     if (n == 0)
@@ -180,8 +159,8 @@ void route_points(const std::vector<Node>& tree, const PointFeatures& features, 
         const Pending at = stack.back();
         stack.pop_back();
         const Node& node = tree[static_cast<std::size_t>(at.node)];
-        if (node.left < 0 || stop(node)) {
-            at_stop(at.node, node, std::span<const std::uint32_t>(order.data() + at.begin, at.end - at.begin));
+        if (node.left < 0) {
+            at_leaf(node, std::span<const std::uint32_t>(order.data() + at.begin, at.end - at.begin));
             continue;
         }
         const std::uint8_t* column = features.column(node.feature);
@@ -213,8 +192,7 @@ std::vector<ForestPrediction> RegressionForest::predict(const PointFeatures& fea
         return out;
     std::vector<double> sum(n, 0.0), squares(n, 0.0);
     for (const auto& tree : trees_)
-        route_points(tree, features, points, [](const Node&) { return false; },
-                     [&](std::int32_t, const Node& leaf, std::span<const std::uint32_t> positions) {
+        route_points(tree, features, points, [&](const Node& leaf, std::span<const std::uint32_t> positions) {
                          for (const std::uint32_t i : positions) {
                              sum[i] += leaf.value;
                              squares[i] += leaf.value * leaf.value;
@@ -224,54 +202,6 @@ std::vector<ForestPrediction> RegressionForest::predict(const PointFeatures& fea
     for (std::size_t i = 0; i < n; ++i) {
         out[i].mean = sum[i] / count;
         out[i].spread = std::sqrt(std::max(0.0, squares[i] / count - out[i].mean * out[i].mean));
-    }
-    return out;
-}
-
-std::vector<std::uint32_t> RegressionForest::leaves(const PointFeatures& features,
-                                                   const std::vector<std::size_t>& points, bool coarse) const
-{
-    const std::size_t n = points.size();
-    std::vector<std::uint32_t> out(n * trees_.size());
-    for (std::size_t t = 0; t < trees_.size(); ++t)
-        route_points(trees_[t], features, points, [&](const Node& node) { return coarse && node.alike; },
-                     [&](std::int32_t index, const Node&, std::span<const std::uint32_t> positions) {
-                         for (const std::uint32_t i : positions)
-                             out[t * n + i] = static_cast<std::uint32_t>(index);
-                     });
-    return out;
-}
-
-std::vector<double> RegressionForest::proximity(const PointFeatures& features, const std::vector<std::size_t>& points,
-                                                const std::vector<std::size_t>& known) const
-{
-    const std::size_t n = points.size(), m = known.size(), trees = trees_.size();
-    std::vector<double> out(n, 0.0);
-    if (trees == 0 || m == 0)
-        return out;
-    const auto point_leaves = leaves(features, points, true);
-    const auto known_leaves = leaves(features, known, true);
-    // Per tree, the known points of each leaf (a leaf id is a node index).
-    std::vector<std::vector<std::vector<std::uint32_t>>> members(trees);
-    for (std::size_t t = 0; t < trees; ++t) {
-        members[t].resize(trees_[t].size());
-        for (std::size_t j = 0; j < m; ++j)
-            members[t][known_leaves[t * m + j]].push_back(static_cast<std::uint32_t>(j));
-    }
-    std::vector<std::uint32_t> together(m, 0);
-    std::vector<std::uint32_t> touched;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint32_t most = 0;
-        for (std::size_t t = 0; t < trees; ++t)
-            for (const std::uint32_t j : members[t][point_leaves[t * n + i]]) {
-                if (together[j]++ == 0)
-                    touched.push_back(j);
-                most = std::max(most, together[j]);
-            }
-        for (const std::uint32_t j : touched)
-            together[j] = 0;
-        touched.clear();
-        out[i] = static_cast<double>(most) / static_cast<double>(trees);
     }
     return out;
 }

@@ -1,6 +1,8 @@
 #include "strategy/space_geometry.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace autotune {
@@ -72,6 +74,26 @@ std::vector<std::size_t> SpaceGeometry::adjacent(std::size_t point, std::size_t 
 std::vector<std::size_t> SpaceGeometry::hamming(std::size_t point) const
 {
     return adjacent(point, std::numeric_limits<std::size_t>::max());
+}
+
+double SpaceGeometry::distance(std::size_t a, std::size_t b) const
+{
+    double sum = 0;
+    const auto& from = positions_[a];
+    const auto& to = positions_[b];
+    for (std::size_t k = 0; k < parameters(); ++k)
+        if (list_sizes_[k] > 1)
+            sum += std::abs(static_cast<double>(from[k]) - static_cast<double>(to[k])) /
+                   static_cast<double>(list_sizes_[k] - 1);
+    return sum;
+}
+
+double SpaceGeometry::distance_to_nearest(std::size_t point, const std::vector<std::size_t>& others) const
+{
+    double nearest = std::numeric_limits<double>::infinity();
+    for (const std::size_t other : others)
+        nearest = std::min(nearest, distance(point, other));
+    return nearest;
 }
 
 } // namespace autotune
