@@ -59,8 +59,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t N)
 {
     int arch = entries[0].compute_capability;
@@ -68,14 +69,18 @@ constexpr int entry_index(int compute_capability, std::int64_t N)
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = 0;
         const double distance = ratio(e.N, N);
-        if (best_distance < 0 || distance < best_distance) {
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }
@@ -202,8 +207,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t A_LAYOUT, std::int64_t B_LAYOUT)
 {
     int arch = entries[0].compute_capability;
@@ -211,14 +217,18 @@ constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
-        const double distance = ratio(e.M, M) + ratio(e.N, N) + ratio(e.K, K) + ratio(e.A_LAYOUT, A_LAYOUT) + ratio(e.B_LAYOUT, B_LAYOUT);
-        if (best_distance < 0 || distance < best_distance) {
+        const int mismatches = (e.A_LAYOUT != A_LAYOUT) + (e.B_LAYOUT != B_LAYOUT);
+        const double distance = ratio(e.M, M) + ratio(e.N, N) + ratio(e.K, K);
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }
@@ -357,8 +367,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N, std::int64_t K)
 {
     int arch = entries[0].compute_capability;
@@ -366,14 +377,18 @@ constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = 0;
         const double distance = ratio(e.M, M) + ratio(e.N, N) + ratio(e.K, K);
-        if (best_distance < 0 || distance < best_distance) {
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }
@@ -469,8 +484,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t N)
 {
     int arch = entries[0].compute_capability;
@@ -478,14 +494,18 @@ constexpr int entry_index(int compute_capability, std::int64_t N)
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = 0;
         const double distance = ratio(e.N, N);
-        if (best_distance < 0 || distance < best_distance) {
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }
@@ -574,8 +594,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N)
 {
     int arch = entries[0].compute_capability;
@@ -583,14 +604,18 @@ constexpr int entry_index(int compute_capability, std::int64_t M, std::int64_t N
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = 0;
         const double distance = ratio(e.M, M) + ratio(e.N, N);
-        if (best_distance < 0 || distance < best_distance) {
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }
@@ -678,8 +703,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, std::int64_t N)
 {
     int arch = entries[0].compute_capability;
@@ -687,14 +713,18 @@ constexpr int entry_index(int compute_capability, std::int64_t N)
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = 0;
         const double distance = ratio(e.N, N);
-        if (best_distance < 0 || distance < best_distance) {
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }
     }

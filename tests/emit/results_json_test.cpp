@@ -57,6 +57,10 @@ TEST(ResultsJson, CarriesTheContractFieldsAndNullsForFailedVariants)
     EXPECT_EQ(j.at("measured"), false);
     EXPECT_TRUE(j.at("device").is_null());
     EXPECT_EQ(j.at("space").at("valid"), 2);
+    EXPECT_EQ(j.at("exact_problem_variables"), nlohmann::ordered_json::array());
+    TuningRun layouts = sample_run();
+    layouts.exact_problem_variables = {"N"};
+    EXPECT_EQ(results_json(layouts).at("exact_problem_variables"), nlohmann::ordered_json::array({"N"}));
     EXPECT_EQ(j.at("space").at("removed").at(0).at("removed"), 2);
     const auto& ok = j.at("variants").at(0);
     EXPECT_EQ(ok.at("status"), "ok");

@@ -146,4 +146,61 @@ TEST(TunedHeader, TwoWinnersForOneArchAndProblemAreAnError)
     EXPECT_THROW((void)tuned_header(entries, {"a.json", "b.json"}), HeaderError);
 }
 
+// gemm on sm_90 tuned for three (M, A_LAYOUT) problems, A_LAYOUT a category when `exact`.
+json layout_results(bool exact)
+{
+    json doc = results(90, {{4096, 64}, {1024, 32}, {8192, 128}});
+    const std::int64_t layouts[] = {1, 2, 1};
+    for (std::size_t i = 0; i < 3; ++i)
+        doc["problems"][i]["variables"] = {{"M", doc["problems"][i]["variables"]["M"]}, {"A_LAYOUT", layouts[i]}};
+    if (exact)
+        doc["exact_problem_variables"] = {"A_LAYOUT"};
+    return doc;
+}
+
+TEST(TunedHeader, ACategoryIsMatchedExactlyBeforeAnySizeIsCompared)
+{
+    test::TempDir dir;
+    std::ofstream(dir.path() / "exact.hpp") << tuned_header(header_entries(layout_results(true), "e.json"), {"e.json"});
+    std::ofstream(dir.path() / "sized.hpp") << tuned_header(header_entries(layout_results(false), "s.json"), {"s.json"});
+    std::ofstream(dir.path() / "check.cpp") << R"(
+namespace exact {
+#include "exact.hpp"
+}
+namespace sized {
+#include "sized.hpp"
+}
+namespace e = exact::autotune_tuned::gemm;
+namespace s = sized::autotune_tuned::gemm;
+static_assert(e::lookup(90, 4096, 2).BM == 32);   // the one A_LAYOUT = 2 entry, though tuned at 1024
+static_assert(e::lookup(90, 5000, 1).BM == 64);   // among A_LAYOUT = 1, the nearest size
+static_assert(e::lookup(90, 8000, 1).BM == 128);
+static_assert(e::lookup(90, 4096, 3).BM == 64);   // a layout never tuned: all differ alike, nearest size
+static_assert(s::lookup(90, 4096, 2).BM == 64);   // as a size, 2 is "near" 1: what exact matching prevents
+int main() { return 0; }
+)";
+    const auto build = test::run_command(
+        fmt::format("cd {0} && g++ -std=c++17 -Wall -Wextra -Werror -include cstdint -include type_traits check.cpp -o check",
+                    dir.path().string()));
+    EXPECT_EQ(build.exit_code, 0) << build.out << build.err;
+}
+
+TEST(TunedHeader, ExactVariablesMustBeProblemVariablesAndAgreeAcrossResults)
+{
+    json doc = layout_results(true);
+    doc["exact_problem_variables"] = {"B_LAYOUT"};
+    try {
+        (void)header_entries(doc, "r.json");
+        ADD_FAILURE() << "an exact variable that is no problem variable was accepted";
+    } catch (const HeaderError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("r.json: exact_problem_variables names \"B_LAYOUT\""));
+    }
+    auto entries = header_entries(layout_results(true), "a.json");
+    json other = layout_results(false);
+    other["arch"] = "sm_80";
+    for (auto& e : header_entries(other, "b.json"))
+        entries.push_back(e);
+    EXPECT_THROW((void)tuned_header(entries, {"a.json", "b.json"}), HeaderError);
+}
+
 } // namespace

@@ -111,6 +111,16 @@ protected:
         EXPECT_THAT(error, StartsWith(path.string()));
         EXPECT_EQ(error.find('\n'), std::string::npos) << error;
     }
+    // Each of `cases` (a replacement for `from`, the error it must give) is one line naming the spec.
+    void expect_errors(const std::string& from, const std::vector<std::pair<std::string, std::string>>& cases)
+    {
+        for (const auto& [to, expected] : cases) {
+            const auto path = write_changed(from, to);
+            const std::string error = error_of(path);
+            EXPECT_THAT(error, HasSubstr(expected)) << to;
+            expect_one_line_naming_the_spec(error, path);
+        }
+    }
     test::TempDir dir;
 };
 
@@ -228,9 +238,27 @@ TEST_F(BadSpec, UnknownKeysAreRefusedAtEveryLevel)
     }
 }
 
+TEST_F(BadSpec, AProblemVariablesMatchIsExactOrNearestAndItNeedsADefault)
+{
+    const auto good = write_changed("H = 512", "H = { default = 512, match = \"exact\" }");
+    const KernelSpec spec = load_spec(good);
+    ASSERT_EQ(spec.problem.size(), 2u);
+    EXPECT_FALSE(spec.problem[0].exact);
+    EXPECT_TRUE(spec.problem[1].exact);
+    EXPECT_EQ(spec.problem[1].default_value, 512);
+    EXPECT_FALSE(load_spec(write_changed("H = 512", "H = { default = 512, match = \"nearest\" }")).problem[1].exact);
+
+    expect_errors("H = 512", {
+        {"H = { default = 512, match = \"exactly\" }", "problem variable H: match must be \"exact\" or \"nearest\""},
+        {"H = { match = \"exact\" }", "problem variable H needs a default"},
+        {"H = { default = 512, macth = \"exact\" }", "problem variable H has unknown key 'macth'"},
+        {"H = { default = \"512\" }", "problem variable H must have an integer default"},
+    });
+}
+
 TEST_F(BadSpec, ABadReferenceVariantIsNamed)
 {
-    const std::vector<std::pair<std::string, std::string>> cases{
+    expect_errors("variant = { block_size_x = 32, block_size_y = 2 }", {
         {"variant = { block_size_x = 32, block_size_y = 2, block_size_z = 1 }",
          "[reference] variant sets 'block_size_z', which is not a parameter"},
         {"variant = { block_size_x = 48, block_size_y = 2 }",
@@ -239,13 +267,7 @@ TEST_F(BadSpec, ABadReferenceVariantIsNamed)
         {"variant = { block_size_x = 32, block_size_y = \"2\" }", "[reference] variant block_size_y must be an integer"},
         {"variant = [32, 2]", "[reference] variant must be a table of parameter values"},
         {"cpu = \"copy\"\nvariant = { block_size_x = 32, block_size_y = 2 }", "names both cpu and variant"},
-    };
-    for (const auto& [text, expected] : cases) {
-        const auto path = write_changed("variant = { block_size_x = 32, block_size_y = 2 }", text);
-        const std::string error = error_of(path);
-        EXPECT_THAT(error, HasSubstr(expected)) << text;
-        expect_one_line_naming_the_spec(error, path);
-    }
+    });
 }
 
 TEST_F(BadSpec, AReferenceVariantTheConstraintsRemoveIsNamedWithTheProblemAndTheRule)

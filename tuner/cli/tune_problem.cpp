@@ -206,6 +206,9 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     run.roofline_device_named = setup.roofline_device_named;
     run.compiler = setup.compile.compiler;
     run.problem = problem;
+    for (const auto& variable : spec.problem)
+        if (variable.exact)
+            run.exact_problem_variables.push_back(variable.name);
     run.selection = setup.selection;
     run.combinations = space.combinations;
     run.removals = space.removals;

@@ -257,6 +257,7 @@ json results_json(const TuningRun& run)
                                        {"source", run.roofline_device->source}}
                                 : json(nullptr)},
         {"problem", problem},
+        {"exact_problem_variables", run.exact_problem_variables},
         {"space",
          {{"selection", run.selection == SpaceSelection::full ? "full" : "default"},
           {"combinations", run.combinations},

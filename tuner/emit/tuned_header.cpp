@@ -106,12 +106,18 @@ std::string kernel_section(const std::string& kernel, const std::vector<HeaderEn
     out += fmt::format("inline constexpr Entry entries[] = {{{}}};\ninline constexpr int entry_count = {};\n\n",
                        fmt::join(names, ", "), entries.size());
 
-    // Host lookup.
-    std::vector<std::string> parameters, distance;
+    // Host lookup: categories (layouts, modes) must match, sizes are matched by ratio.
+    std::vector<std::string> parameters, distance, mismatches;
     for (const auto& [name, value] : first.problem) {
         parameters.push_back("std::int64_t " + name);
-        distance.push_back(fmt::format("ratio(e.{0}, {0})", name));
+        const bool exact = std::find(first.exact.begin(), first.exact.end(), name) != first.exact.end();
+        (exact ? mismatches : distance).push_back(exact ? fmt::format("(e.{0} != {0})", name)
+                                                        : fmt::format("ratio(e.{0}, {0})", name));
     }
+    if (distance.empty())
+        distance.push_back("0.0");
+    if (mismatches.empty())
+        mismatches.push_back("0");
     out += fmt::format(R"(// How far apart two sizes are: the larger over the smaller (1 when equal).
 constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 {{
@@ -121,8 +127,9 @@ constexpr double ratio(std::int64_t tuned, std::int64_t wanted)
 }}
 
 // The entry for a device and a problem: the highest tuned architecture not above the
-// device's (the lowest tuned one for an older device), then among its problems the
-// nearest (the smallest sum over the variables of larger / smaller).
+// device's (the lowest tuned one for an older device), then among its problems those
+// whose categories (exact-match variables) differ least — all equal, when one was tuned —
+// and of those the nearest in size (the smallest sum over the sizes of larger / smaller).
 constexpr int entry_index(int compute_capability, {0})
 {{
     int arch = entries[0].compute_capability;
@@ -130,14 +137,18 @@ constexpr int entry_index(int compute_capability, {0})
         if (e.compute_capability <= compute_capability && e.compute_capability > arch)
             arch = e.compute_capability;
     int best = 0;
+    int best_mismatches = -1;
     double best_distance = -1;
     for (int i = 0; i < entry_count; ++i) {{
         const Entry& e = entries[i];
         if (e.compute_capability != arch)
             continue;
+        const int mismatches = {3};
         const double distance = {1};
-        if (best_distance < 0 || distance < best_distance) {{
+        if (best_mismatches < 0 || mismatches < best_mismatches ||
+            (mismatches == best_mismatches && distance < best_distance)) {{
             best = i;
+            best_mismatches = mismatches;
             best_distance = distance;
         }}
     }}
@@ -163,7 +174,8 @@ constexpr void visit(int index, F&& f)
                            for (const auto& [name, value] : first.problem)
                                names.push_back(name);
                            return fmt::format("{}", fmt::join(names, ", "));
-                       }());
+                       }(),
+                       fmt::join(mismatches, " + "));
     for (std::size_t i = 0; i < entries.size(); ++i)
         out += fmt::format("    case {0}: f(std::integral_constant<int, {0}>{{}}); return;\n", i);
     out += "    default: return;\n    }\n}\n\n";
@@ -220,6 +232,14 @@ std::vector<HeaderEntry> header_entries(const json& results, const std::string& 
         for (const auto& [name, value] : problem.at("variables").items())
             e.problem.emplace_back(checked_identifier(name, "problem variable", path),
                                    checked_int(value, "problem variable " + name, path, false));
+        for (const auto& name : results.value("exact_problem_variables", json::array())) {
+            const auto it = std::find_if(e.problem.begin(), e.problem.end(),
+                                         [&](const auto& v) { return name.is_string() && v.first == name.get<std::string>(); });
+            if (it == e.problem.end())
+                throw HeaderError(fmt::format("{}: exact_problem_variables names {}, which is not a problem variable",
+                                              path, name.dump()));
+            e.exact.push_back(it->first);
+        }
         for (const auto& [name, value] : record->at("params").items())
             e.values.emplace_back(checked_identifier(name, "parameter", path),
                                   checked_int(value, "parameter " + name, path, true));
@@ -273,7 +293,8 @@ std::string tuned_header(std::vector<HeaderEntry> entries, const std::vector<std
                 n.push_back(name);
             return n;
         };
-        if (a.kernel == b.kernel && (names(a.values) != names(b.values) || names(a.problem) != names(b.problem)))
+        if (a.kernel == b.kernel &&
+            (names(a.values) != names(b.values) || names(a.problem) != names(b.problem) || a.exact != b.exact))
             throw HeaderError(fmt::format("the results for {} disagree on its parameters or problem variables "
                                           "(tuned from different specs?)", a.kernel));
     }

@@ -18,6 +18,7 @@ struct HeaderEntry {
     std::string kernel;
     int compute_capability = 0;        // 90
     NamedValues problem;               // the problem it was tuned for (the bucket)
+    std::vector<std::string> exact;    // its variables that are categories: matched exactly, not by size
     NamedValues values;                // the winner's parameters, in the spec's order
     std::int64_t block_threads = 0;
     std::int64_t max_threads = 0, min_blocks = 0, maxnreg = 0, maxrregcount = 0;

@@ -30,6 +30,7 @@ struct TuningRun {
     bool roofline_device_named = false;          // --device, rather than the arch's default
     CompilerKind compiler = CompilerKind::nvrtc;
     Problem problem;
+    std::vector<std::string> exact_problem_variables; // categories the header matches exactly
     SpaceSelection selection = SpaceSelection::default_space;
     std::size_t combinations = 0;
     std::vector<RuleRemoval> removals;

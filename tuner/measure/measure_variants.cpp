@@ -101,7 +101,7 @@ VariantMeasurer::VariantMeasurer(const KernelSpec& spec, const Problem& problem,
             earlier[resume_key(record.at("index").get<std::size_t>(), record.at("cubin_sha256").get<std::string>(),
                                record.at("problem").get<std::string>(), record.at("device").get<std::string>())] = record;
     state_.reset(new State{WorkerSupervisor(settings_.worker_argv), MeasurementJournal(settings_.journal),
-                           std::move(earlier), problem.to_string()});
+                           std::move(earlier), problem.to_string(), false, std::nullopt, std::nullopt});
 }
 
 VariantMeasurer::~VariantMeasurer() = default;

@@ -49,6 +49,10 @@ struct Definition {
 struct ProblemVariable {
     std::string name;
     std::int64_t default_value = 0;
+    // A category (a layout, a mode), not a size: the tuned header's lookup matches it
+    // exactly instead of taking the nearest tuned value ([problem] X = { default = 1,
+    // match = "exact" }).
+    bool exact = false;
 };
 
 // One problem of the spec's problem set ([[problems]]): the variables it sets; the

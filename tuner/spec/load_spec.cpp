@@ -265,9 +265,25 @@ void read_problem(const Reader& reader, const toml::table& root, KernelSpec& spe
     const toml::table& problem = reader.table(root, "problem", false);
     for (const auto& [name, node] : Reader::in_source_order(problem)) {
         check_identifier(reader, node, name, "problem variable");
-        if (!node->is_integer())
-            reader.fail(node, fmt::format("problem variable {} must have an integer default", name));
-        spec.problem.push_back({name, node->as_integer()->get()});
+        ProblemVariable variable{name, 0, false};
+        const toml::node* value = node;
+        // NAME = 4096 (a size), or NAME = { default = 1, match = "exact" } (a category).
+        if (const toml::table* t = node->as_table()) {
+            reject_unknown_keys(reader, *t, "problem variable " + name, {"default", "match"});
+            value = t->get("default");
+            if (value == nullptr)
+                reader.fail(node, fmt::format("problem variable {} needs a default", name));
+            if (const toml::node* match = t->get("match")) {
+                const auto how = match->value<std::string>();
+                if (!how || (*how != "exact" && *how != "nearest"))
+                    reader.fail(match, fmt::format("problem variable {}: match must be \"exact\" or \"nearest\"", name));
+                variable.exact = *how == "exact";
+            }
+        }
+        if (!value->is_integer())
+            reader.fail(value, fmt::format("problem variable {} must have an integer default", name));
+        variable.default_value = value->as_integer()->get();
+        spec.problem.push_back(std::move(variable));
     }
 }
 
