@@ -69,6 +69,27 @@ TEST(EnumerateSpace, KeepsOnlyValidVariantsAndCountsEachRemovalOnce)
     EXPECT_EQ(removal(space, "constraint divides").removed, 2u * 3 * 2 * 2); // BX = 2048: 1024 % 2048 != 0
 }
 
+TEST(EnumerateSpace, CountingGivesTheEnumerationsNumbersWithoutItsVariants)
+{
+    const KernelSpec small = small_spec();
+    const KernelSpec gemm = load_spec(test::source_dir() / "kernels" / "gemm.toml");
+    for (const KernelSpec* spec : {&small, &gemm})
+        for (const SpaceSelection selection : {SpaceSelection::default_space, SpaceSelection::full}) {
+            if (spec == &gemm && selection == SpaceSelection::full)
+                continue; // millions of variants: what counting is for, too many to enumerate here
+            const Problem problem = resolve_problem(*spec, {});
+            const Space space = enumerate_space(*spec, problem, selection);
+            const SpaceCount count = count_space(*spec, problem, selection);
+            EXPECT_EQ(count.valid, space.variants.size()) << spec->name;
+            EXPECT_EQ(count.combinations, space.combinations);
+            ASSERT_EQ(count.removals.size(), space.removals.size());
+            for (std::size_t i = 0; i < count.removals.size(); ++i) {
+                EXPECT_EQ(count.removals[i].rule, space.removals[i].rule);
+                EXPECT_EQ(count.removals[i].removed, space.removals[i].removed) << count.removals[i].rule;
+            }
+        }
+}
+
 TEST(EnumerateSpace, NoVariantCombinesMaxnregWithLaunchBounds)
 {
     const KernelSpec spec = small_spec();

@@ -27,8 +27,8 @@ int list_command(const Arguments& args)
     for (const auto& path : builtin_kernel_specs()) {
         const KernelSpec spec = load_spec(path);
         const Problem problem = resolve_problem(spec, {});
-        const Space default_space = enumerate_space(spec, problem, SpaceSelection::default_space);
-        const Space full_space = enumerate_space(spec, problem, SpaceSelection::full);
+        const SpaceCount default_space = count_space(spec, problem, SpaceSelection::default_space);
+        const SpaceCount full_space = count_space(spec, problem, SpaceSelection::full);
         nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
         for (const auto& p : spec.parameters)
             parameters.push_back({{"name", p.name}, {"values", p.values}, {"default", p.default_values}});
@@ -37,8 +37,8 @@ int list_command(const Arguments& args)
                            {"problem", problem.to_string()},
                            {"parameters", parameters},
                            {"space",
-                            {{"default", {{"combinations", default_space.combinations}, {"valid", default_space.variants.size()}}},
-                             {"full", {{"combinations", full_space.combinations}, {"valid", full_space.variants.size()}}}}}});
+                            {{"default", {{"combinations", default_space.combinations}, {"valid", default_space.valid}}},
+                             {"full", {{"combinations", full_space.combinations}, {"valid", full_space.valid}}}}}});
         if (json)
             continue;
         std::cout << fmt::format("{} — {}\n", spec.name, spec.description);
@@ -49,8 +49,8 @@ int list_command(const Arguments& args)
             std::cout << "\n";
         }
         std::cout << fmt::format("  space for {}: default {} valid of {} combinations; full {} valid of {}\n\n",
-                                 problem.to_string(), default_space.variants.size(), default_space.combinations,
-                                 full_space.variants.size(), full_space.combinations);
+                                 problem.to_string(), default_space.valid, default_space.combinations,
+                                 full_space.valid, full_space.combinations);
     }
     if (json)
         std::cout << listing.dump(2) << "\n";

@@ -99,7 +99,12 @@ std::size_t cartesian_size(const KernelSpec& spec, SpaceSelection selection)
     return size;
 }
 
-Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+namespace {
+
+// Walks the space in enumeration order and hands each valid variant to `keep`; fills in
+// `space`'s combinations and removals.
+template <typename Keep>
+void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, SpaceCount& space, Keep keep)
 {
     ExpressionScope scope(spec_variable_names(spec));
     for (const auto& [name, value] : problem.values)
@@ -115,7 +120,6 @@ Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelec
     const auto grid = compile_all(spec.launch.grid, "launch.grid", scope);
     const Expression dynamic_shared(spec.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes", scope);
 
-    Space space;
     space.combinations = cartesian_size(spec, selection);
     for (const auto& c : spec.constraints)
         space.removals.push_back({fmt::format("constraint {}: {}", c.name, c.expression), 0});
@@ -162,10 +166,12 @@ Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelec
             const RegisterPolicySpec& names = spec.register_policy;
             v.register_policy = {policy_value(v, names.max_threads), policy_value(v, names.min_blocks),
                                  policy_value(v, names.maxnreg), policy_value(v, names.maxrregcount)};
-            if (const char* rule = broken_rule(v))
+            if (const char* rule = broken_rule(v)) {
                 count_removal(rule);
-            else
-                space.variants.push_back(std::move(v));
+            } else {
+                ++space.valid;
+                keep(std::move(v));
+            }
         }
 
         // Odometer: the last parameter varies fastest.
@@ -175,7 +181,25 @@ Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelec
             digit[i] = 0;
         }
     }
+}
+
+} // namespace
+
+Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+{
+    Space space;
+    SpaceCount count;
+    walk_space(spec, problem, selection, count, [&](Variant&& v) { space.variants.push_back(std::move(v)); });
+    space.combinations = count.combinations;
+    space.removals = std::move(count.removals);
     return space;
+}
+
+SpaceCount count_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+{
+    SpaceCount count;
+    walk_space(spec, problem, selection, count, [](Variant&&) {});
+    return count;
 }
 
 } // namespace autotune

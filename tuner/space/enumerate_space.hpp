@@ -31,6 +31,16 @@ struct Space {
 // evaluated for some combination, e.g. a geometry that is not an integer.
 [[nodiscard]] Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection);
 
+// The same walk, keeping only the count: `variants` stays empty and `valid` says how
+// many there are. A full GEMM space has millions of valid variants; counting them
+// holds none (autotune list).
+struct SpaceCount {
+    std::size_t combinations = 0;
+    std::size_t valid = 0;
+    std::vector<RuleRemoval> removals;
+};
+[[nodiscard]] SpaceCount count_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection);
+
 // Size of the cartesian product, for `autotune list` without enumerating.
 [[nodiscard]] std::size_t cartesian_size(const KernelSpec& spec, SpaceSelection selection);
 
