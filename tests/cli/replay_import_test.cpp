@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -116,6 +117,41 @@ TEST_F(ReplayImportCli, TheTextReportNamesTheBestAndTheFraction)
     EXPECT_THAT(r.out, HasSubstr("ils on "));
     EXPECT_THAT(r.out, HasSubstr("41 evaluations of a budget of 41"));
     EXPECT_THAT(r.out, HasSubstr("fraction_of_optimum"));
+}
+
+TEST_F(ReplayImportCli, AFileOfSeveralProblemsReplaysTheOneNamed)
+{
+    // The imported space as two problems: the second twice as slow everywhere.
+    json doc = json::parse(test::read_file(results()));
+    json second = doc.at("problems").at(0);
+    second["problem"] = {{"problem_size", 40000000}};
+    second["variables"] = second["problem"];
+    second["variants"] = doc.at("variants");
+    for (auto& v : second["variants"])
+        if (v.contains("measurement") && v.at("measurement").is_object())
+            v["measurement"]["time_seconds"]["median"] = 2 * v.at("measurement").at("time_seconds").at("median").get<double>();
+    doc["problems"].push_back(second);
+    const auto two = dir_->path() / "two.json";
+    std::ofstream(two) << doc.dump();
+
+    const auto unnamed = run(fmt::format("replay {} --strategy random --budget 5", two.string()));
+    EXPECT_EQ(unnamed.exit_code, 2);
+    EXPECT_THAT(unnamed.err, HasSubstr("holds 2 problems; name one with --problem (problem_size=20000000 | "
+                                       "problem_size=40000000)"));
+    const auto absent = run(fmt::format("replay {} --strategy random --budget 5 --problem problem_size=7", two.string()));
+    EXPECT_EQ(absent.exit_code, 2);
+    EXPECT_THAT(absent.err, HasSubstr("has no problem problem_size=7"));
+
+    const auto first = run(fmt::format("replay {} --strategy random --budget 5 --problem problem_size=20000000 --json",
+                                       two.string()));
+    const auto slow = run(fmt::format("replay {} --strategy random --budget 5 --problem problem_size=40000000 --json",
+                                      two.string()));
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    ASSERT_EQ(slow.exit_code, 0) << slow.err;
+    const json a = json::parse(first.out), b = json::parse(slow.out);
+    EXPECT_EQ(b.at("problem"), json({{"problem_size", 40000000}}));
+    EXPECT_DOUBLE_EQ(b.at("optimum_time").get<double>(), 2 * a.at("optimum_time").get<double>());
+    EXPECT_EQ(a.at("best_index"), b.at("best_index")); // random: the same points, seed for seed
 }
 
 TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)

@@ -1,16 +1,20 @@
-// autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json] [--trace]:
-// runs a search strategy on a recorded space — the variants of a results file, ours or an
-// imported Kernel Tuner cache — answering each evaluation with the recorded median, and
-// reports how close to the file's fastest variant the search came within the budget.
+// autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] [--trace]:
+// runs a search strategy on a recorded space — the variants of one problem of a results
+// file, ours or an imported Kernel Tuner cache — answering each evaluation with the
+// recorded median, and reports how close to the problem's fastest variant the search came
+// within the budget.
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
+#include "spec/problem.hpp"
 #include "strategy/replay.hpp"
 #include "util/one_line.hpp"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -27,6 +31,39 @@ std::string params_text(const json& params)
     return text;
 }
 
+// "M=1024,N=1024" of a view's problem.
+std::string problem_text(const json& view)
+{
+    return view.contains("problem") ? params_text(view.at("problem")) : std::string("(no problem recorded)");
+}
+
+// The view of the problem `wanted` names (every variable it sets has that value); without
+// `wanted`, the only problem. Throws std::invalid_argument naming the file's problems.
+json chosen_problem(const json& document, const std::string& wanted, const std::string& path)
+{
+    const std::vector<json> views = problem_views(document);
+    std::vector<std::string> known;
+    for (const auto& view : views)
+        known.push_back(problem_text(view));
+    const auto list = fmt::format("{}", fmt::join(known, " | "));
+    if (wanted.empty()) {
+        if (views.size() == 1)
+            return views.front();
+        throw std::invalid_argument(fmt::format("{} holds {} problems; name one with --problem ({})", path,
+                                                views.size(), list));
+    }
+    const auto assignments = parse_problem_assignments(wanted);
+    for (const auto& view : views) {
+        const json& problem = view.value("problem", json::object());
+        const bool matches = std::all_of(assignments.begin(), assignments.end(), [&](const auto& a) {
+            return problem.contains(a.first) && problem.at(a.first) == a.second;
+        });
+        if (matches)
+            return view;
+    }
+    throw std::invalid_argument(fmt::format("{} has no problem {} (it has: {})", path, wanted, list));
+}
+
 std::string names_text()
 {
     std::string text;
@@ -39,13 +76,14 @@ std::string names_text()
 
 int replay_command(const Arguments& args)
 {
-    std::string results_path, strategy, budget_text;
+    std::string results_path, strategy, budget_text, problem;
     std::uint64_t seed = 1;
     bool as_json = false, trace = false;
     po::options_description options("options");
     options.add_options()("help,h", "show this help")
         ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
         ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
+        ("problem", po::value(&problem), "M=1024,...: which problem of a file that holds several")
         ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
         ("json", po::bool_switch(&as_json), "print JSON")
         ("trace", po::bool_switch(&trace), "also list every evaluation in order");
@@ -56,7 +94,8 @@ int replay_command(const Arguments& args)
     po::variables_map vm;
     po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
     if (vm.count("help")) {
-        std::cout << "usage: autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json] [--trace]\n\n"
+        std::cout << "usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] "
+                     "[--trace]\n\n"
                      "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
                      "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
                      "recorded median (failed or unmeasured variants: a failed evaluation). Reports the best\n"
@@ -77,11 +116,15 @@ int replay_command(const Arguments& args)
         throw UsageError("autotune replay needs --budget N or --budget P%");
 
     ReplaySpace space;
+    json view;
     std::size_t evaluations = 0;
     try {
-        space = replay_space(read_results_file(results_path), results_path);
+        view = chosen_problem(read_results_file(results_path), problem, results_path);
+        space = replay_space(view, results_path);
         evaluations = replay_budget(budget_text, space.space.points.size());
     } catch (const std::invalid_argument& e) {
+        throw UsageError(one_line(e.what()));
+    } catch (const ProblemError& e) {
         throw UsageError(one_line(e.what()));
     }
     Budget budget;
@@ -91,6 +134,7 @@ int replay_command(const Arguments& args)
     const auto best_index = o.best ? json(space.indices[*o.best]) : json(nullptr);
     if (as_json) {
         json out{{"results", results_path},
+                 {"problem", view.value("problem", json(nullptr))},
                  {"strategy", strategy},
                  {"seed", seed},
                  {"budget", evaluations},
@@ -119,8 +163,9 @@ int replay_command(const Arguments& args)
                                      o.trace.times[i] ? fmt::format("{:.6g} s", *o.trace.times[i]) : "failed",
                                      params_text(space.params[p]));
         }
-    std::cout << fmt::format("{} on {} ({} points): {} evaluations of a budget of {}, {} failed\n", strategy, results_path,
-                             space.space.points.size(), o.evaluations, evaluations, o.failed);
+    std::cout << fmt::format("{} on {}{} ({} points): {} evaluations of a budget of {}, {} failed\n", strategy, results_path,
+                             problem.empty() ? "" : ", problem " + problem_text(view), space.space.points.size(),
+                             o.evaluations, evaluations, o.failed);
     if (o.best)
         std::cout << fmt::format("best found: #{} {} at {:.6g} s; the optimum {:.6g} s; fraction_of_optimum {:.4f}\n",
                                  space.indices[*o.best], params_text(space.params[*o.best]), *o.best_time,
