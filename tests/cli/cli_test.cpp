@@ -463,4 +463,37 @@ TEST_F(Cli, ASpecsProblemSetIsTunedProblemByProblemIntoOneFileAndHeader)
     EXPECT_THAT(text_run.out, HasSubstr("problem 4 of 4: M=8192,N=8192,K=8192"));
 }
 
+// The header's nvcc check rebuilds each problem's winner as that problem builds it: gemm's
+// layouts reach the template (TRANS_A), so a check that used the file's first problem for
+// every entry would build the transposed-A winner untransposed and report a mismatch.
+TEST_F(Cli, TheHeaderChecksEachProblemsWinnerWithThatProblemsTemplateArguments)
+{
+    const auto r = autotune("gemm --arch sm_90 --compile-only --variants 2236800 --problem M=256,N=256,K=256 "
+                            "--problem M=256,N=256,K=256,A_LAYOUT=2 --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(test::read_file(dir.path() / "results" / "sm_90" / "gemm.json"));
+    ASSERT_EQ(results.at("problems").size(), 2u);
+    EXPECT_NE(results.at("variants").at(0).at("sass_sha256"),
+              results.at("problems").at(1).at("variants").at(0).at("sass_sha256"))
+        << "the two layouts must build different machine code for this test to mean anything";
+
+    const auto header = dir.path() / "tuned.hpp";
+    const auto h = autotune(fmt::format("header {}/sm_90/gemm.json -o {}", out_dir(), header.string()));
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    EXPECT_EQ(h.out.find("mismatch"), std::string::npos) << h.out;
+    const std::string text = test::read_file(header);
+    EXPECT_THAT(text, HasSubstr("sm_90_M256_N256_K256_A_LAYOUT2_B_LAYOUT1{90, 256, 256, 256, 2, 1,"));
+    // Each entry's note gives the registers of the build it checked: its own problem's.
+    const int row_major = results.at("variants").at(0).at("registers").get<int>();
+    const int transposed = results.at("problems").at(1).at("variants").at(0).at("registers").get<int>();
+    ASSERT_NE(row_major, transposed) << "the layouts must differ in registers for the notes to tell them apart";
+    const auto note_of = [&](const std::string& entry) {
+        const auto at = text.find("inline constexpr Entry " + entry + "{");
+        const auto note = text.rfind("builds the tuned machine code (", at);
+        return at == std::string::npos || note == std::string::npos ? std::string() : text.substr(note, at - note);
+    };
+    EXPECT_THAT(note_of("sm_90_M256_N256_K256_A_LAYOUT1_B_LAYOUT1"), HasSubstr(fmt::format("({} registers)", row_major)));
+    EXPECT_THAT(note_of("sm_90_M256_N256_K256_A_LAYOUT2_B_LAYOUT1"), HasSubstr(fmt::format("({} registers)", transposed)));
+}
+
 } // namespace
