@@ -60,11 +60,9 @@ void add_spec_definitions(const KernelSpec& spec, const Problem& problem, const 
     if (spec.definitions.empty())
         return;
     ExpressionScope scope(spec_variable_names(spec));
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
-    for (const auto* list : {&variant.parameters, &variant.derived})
-        for (const auto& [name, value] : *list)
-            scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
+    scope.set_all(variant.parameters);
+    scope.set_all(variant.derived);
     for (const auto& d : spec.definitions)
         request.definitions.emplace_back(d.name, Expression(d.expression, "defines." + d.name, scope).evaluate_integer());
 }

@@ -13,11 +13,9 @@ namespace autotune {
 std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Problem& problem, const Variant& variant)
 {
     ExpressionScope scope(spec_variable_names(spec));
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
-    for (const auto* list : {&variant.parameters, &variant.derived})
-        for (const auto& [name, value] : *list)
-            scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
+    scope.set_all(variant.parameters);
+    scope.set_all(variant.derived);
 
     std::vector<ArgumentValue> out;
     for (const auto& a : spec.arguments) {

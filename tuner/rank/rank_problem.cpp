@@ -34,8 +34,7 @@ double evaluate_cost(const std::string& text, const char* origin, const KernelSp
     for (const auto& [name, value] : problem.values)
         names.push_back(name);
     ExpressionScope scope(names);
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
     (void)spec;
     return Expression(text, origin, scope).evaluate();
 }

@@ -31,8 +31,7 @@ std::string human_bytes(double bytes)
 void check_cost(const KernelSpec& spec, const Problem& problem)
 {
     ExpressionScope scope(spec_variable_names(spec));
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
     const double bytes = Expression(spec.cost.bytes, "cost.bytes", scope).evaluate();
     if (!std::isfinite(bytes) || std::fabs(bytes) > 9.0e15)
         fail(spec, problem, fmt::format("cost.bytes '{}' = {:.4g} is too large (beyond 2^53; an integer overflow?)",
@@ -42,8 +41,7 @@ void check_cost(const KernelSpec& spec, const Problem& problem)
 void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& space)
 {
     ExpressionScope scope(spec_variable_names(spec));
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
     struct Buffer {
         const KernelArgument* argument;
         std::size_t element_bytes;
@@ -74,9 +72,8 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
                                             human_bytes(bytes), variant));
     };
     for (const auto& v : space.variants) {
-        for (const auto* list : {&v.parameters, &v.derived})
-            for (const auto& [name, value] : *list)
-                scope.set(name, static_cast<double>(value));
+        scope.set_all(v.parameters);
+        scope.set_all(v.derived);
         for (const auto& b : buffers) {
             std::int64_t count = 0;
             try {

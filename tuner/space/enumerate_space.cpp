@@ -107,8 +107,7 @@ template <typename Keep>
 void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, SpaceCount& space, Keep keep)
 {
     ExpressionScope scope(spec_variable_names(spec));
-    for (const auto& [name, value] : problem.values)
-        scope.set(name, static_cast<double>(value));
+    scope.set_all(problem.values);
 
     std::vector<Expression> derived;
     for (const auto& d : spec.derived)

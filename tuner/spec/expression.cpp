@@ -60,6 +60,12 @@ void ExpressionScope::set(const std::string& name, double value)
     *it->second = value;
 }
 
+void ExpressionScope::set_all(const std::vector<std::pair<std::string, std::int64_t>>& values)
+{
+    for (const auto& [name, value] : values)
+        set(name, static_cast<double>(value));
+}
+
 double ExpressionScope::get(const std::string& name) const
 {
     auto it = slots_.find(name);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mu { class Parser; }
@@ -30,6 +31,8 @@ public:
     ExpressionScope& operator=(const ExpressionScope&) = delete;
 
     void set(const std::string& name, double value);
+    // Sets each named integer: a problem's variables, a variant's parameters or derived values.
+    void set_all(const std::vector<std::pair<std::string, std::int64_t>>& values);
     [[nodiscard]] double get(const std::string& name) const;
     [[nodiscard]] bool has(const std::string& name) const;
     [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
