@@ -3,6 +3,7 @@
 // recorded noise (tuner/rank/compare_results.hpp has the rule). Exit 1 when any problem
 // got slower, so that a nightly job fails on a regression; 2 on bad input.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/problem_views.hpp"
 #include "rank/compare_results.hpp"
@@ -93,29 +94,20 @@ int compare_command(const Arguments& args)
     double threshold = 5;
     bool as_json = false;
     std::string markdown;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")
-        ("threshold", po::value(&threshold)->default_value(5),
-         "PCT: a change smaller than this is never slower or faster (default 5)")
-        ("json", po::bool_switch(&as_json), "print JSON")
-        ("markdown", po::value(&markdown), "FILE: also write a Markdown summary for a CI job page");
-    po::options_description all;
-    all.add(options).add_options()("sides", po::value(&sides)->composing());
-    po::positional_options_description positions;
-    positions.add("sides", 2);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]\n\n"
+    CommandLine line("usage: autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]\n\n"
                      "BASE and NEW are results files or directories searched for <arch>/<kernel>.json.\n"
                      "Per problem, the winners' measured medians are compared: slower (or faster) when the\n"
                      "change is beyond the threshold and beyond 3 sigma of the recorded noise, same when\n"
                      "within the threshold, ambiguous when beyond the threshold but inside the noise.\n"
-                     "Exit 1 when anything is slower.\n\n"
-                  << options;
+                     "Exit 1 when anything is slower.");
+    line.options()
+        ("threshold", po::value(&threshold)->default_value(5),
+         "PCT: a change smaller than this is never slower or faster (default 5)")
+        ("json", po::bool_switch(&as_json), "print JSON")
+        ("markdown", po::value(&markdown), "FILE: also write a Markdown summary for a CI job page");
+    line.positional("sides", po::value(&sides)->composing(), 2);
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (sides.size() != 2)
         throw UsageError("autotune compare needs BASE and NEW, each a results file or a directory of results");
     if (!std::isfinite(threshold) || threshold <= 0)

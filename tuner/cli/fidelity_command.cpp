@@ -3,6 +3,7 @@
 // what was tuned. Two consumer builds by default: plain nvcc, and nvcc with the flag
 // that makes it generate NVRTC's code (docs/fidelity.md); --nvcc-flags names yours.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compile_variants.hpp"
@@ -77,24 +78,16 @@ int fidelity_command(const Arguments& args)
     std::size_t limit = 10;
     unsigned jobs = 0;
     bool as_json = false, strict = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")
+    CommandLine line("usage: autotune fidelity RESULTS [options]");
+    line.options()
         ("limit", po::value(&limit)->default_value(10), "how many variants to check (the first ok ones, in the results' order)")
         ("nvcc-flags", po::value(&nvcc_flags), "your build's nvcc flags (default: compare plain nvcc and nvcc -Xcicc=--sharedmem32=0)")
         ("jobs,j", po::value(&jobs)->default_value(0), "parallel nvcc processes (0: all cores)")
         ("strict", po::bool_switch(&strict), "exit 1 when any variant's machine code differs in the last build")
         ("json", po::bool_switch(&as_json), "print JSON");
-    po::options_description all;
-    all.add(options).add_options()("results", po::value(&results_path));
-    po::positional_options_description positions;
-    positions.add("results", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune fidelity RESULTS [options]\n\n" << options;
+    line.positional("results", po::value(&results_path));
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (results_path.empty())
         throw UsageError("autotune fidelity needs a results file, e.g. results/sm_90/gemm.json");
 
@@ -105,7 +98,7 @@ int fidelity_command(const Arguments& args)
             throw UsageError(e.what());
         }
     }();
-    const auto builds = consumer_builds(nvcc_flags, vm.count("nvcc-flags") != 0);
+    const auto builds = consumer_builds(nvcc_flags, line.given("nvcc-flags"));
     json report_builds = json::array();
     std::size_t identical_in_last = 0;
     std::size_t params_width = 6;

@@ -3,6 +3,7 @@
 // autotune's CMake package sets) and compared with what was tuned: registers, spills and
 // machine code. A mismatch is said in the header's comment and here.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
 
@@ -18,21 +19,13 @@ int header_command(const Arguments& args)
     std::vector<std::string> inputs;
     std::string output;
     bool check = true;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("output,o", po::value(&output), "the header to write")(
+    CommandLine line("usage: autotune header RESULTS... -o FILE [--no-check]");
+    line.options()("output,o", po::value(&output), "the header to write")(
         "no-check", "skip rebuilding the winners with nvcc (faster; the header says so)");
-    po::options_description all;
-    all.add(options).add_options()("results", po::value(&inputs)->composing());
-    po::positional_options_description positions;
-    positions.add("results", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune header RESULTS... -o FILE [--no-check]\n\n" << options;
+    line.positional("results", po::value(&inputs)->composing(), -1);
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
-    check = vm.count("no-check") == 0;
+    check = !line.given("no-check");
     if (inputs.empty())
         throw UsageError("autotune header needs results files, e.g. results/sm_80/gemm.json results/sm_90/gemm.json");
     if (output.empty())

@@ -3,6 +3,7 @@
 // fastest one the winner — for replay, report and compare. The mapping is documented in
 // tuner/emit/kt_cache_import.hpp.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "util/atomic_file.hpp"
@@ -21,25 +22,16 @@ int import_command(const Arguments& args)
 {
     std::vector<std::string> positional;
     std::string out;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("output,o", po::value(&out), "RESULTS: the results file to write");
-    po::options_description all;
-    all.add(options).add_options()("inputs", po::value(&positional)->composing());
-    po::positional_options_description positions;
-    positions.add("inputs", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune import kt-cache FILE -o RESULTS\n\n"
+    CommandLine line("usage: autotune import kt-cache FILE -o RESULTS\n\n"
                      "Converts a Kernel Tuner cache file (JSON, gzipped or not) into an autotune results file:\n"
                      "every cached configuration becomes a variant (index = its position in the cartesian order\n"
                      "of tune_params), measured ones with their samples, failed ones with the status\n"
                      "compile_error (CompilationFailedConfig) or launch_error (RuntimeFailedConfig);\n"
-                     "InvalidConfig entries are left out, like configurations the constraints remove.\n\n"
-                  << options;
+                     "InvalidConfig entries are left out, like configurations the constraints remove.");
+    line.options()("output,o", po::value(&out), "RESULTS: the results file to write");
+    line.positional("inputs", po::value(&positional)->composing(), -1);
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (positional.empty())
         throw UsageError("autotune import needs a format and a file: autotune import kt-cache FILE -o RESULTS");
     if (positional.front() != "kt-cache")

@@ -1,6 +1,7 @@
 // autotune merge PARTS... -o FILE: the parts of a sharded run (--shard I/N) as one results
 // file, identical to what an unsharded run writes.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/merge_results.hpp"
 #include "emit/results_reader.hpp"
@@ -17,19 +18,11 @@ int merge_command(const Arguments& args)
 {
     std::vector<std::string> paths;
     std::string output;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("output,o", po::value(&output), "the merged results file");
-    po::options_description all;
-    all.add(options).add_options()("parts", po::value(&paths)->composing());
-    po::positional_options_description positions;
-    positions.add("parts", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune merge PARTS... -o FILE\n\n" << options;
+    CommandLine line("usage: autotune merge PARTS... -o FILE");
+    line.options()("output,o", po::value(&output), "the merged results file");
+    line.positional("parts", po::value(&paths)->composing(), -1);
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (paths.empty() || output.empty())
         throw UsageError("autotune merge needs the parts and -o FILE, e.g. autotune merge results/sm_90/gemm.shard-*-of-4.json "
                          "-o results/sm_90/gemm.json");

@@ -4,6 +4,7 @@
 #include "arch/arch_spec.hpp"
 #include "arch/arch_target.hpp"
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "predict/occupancy.hpp"
 
@@ -57,21 +58,16 @@ int occupancy_command(const Arguments& args)
     int threads = 0, registers = 0, barriers = 1;
     std::int64_t shared = 0;
     bool as_json = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")
+    CommandLine line("usage: autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]");
+    line.options()
         ("arch", po::value(&arch_name)->required(), "architecture: sm_70 .. sm_121")
         ("threads", po::value(&threads)->required(), "threads per block")
         ("regs", po::value(&registers)->required(), "registers per thread")
         ("smem", po::value(&shared)->default_value(0), "shared memory per block, bytes (static + dynamic)")
         ("barriers", po::value(&barriers)->default_value(1), "barriers the kernel uses (0: no barrier limit)")
         ("json", po::bool_switch(&as_json), "print JSON");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]\n\n" << options;
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
 
     const ArchSpec& arch = find_arch_spec(parse_arch(arch_name).number());
     auto checked = [&](int block_threads) {

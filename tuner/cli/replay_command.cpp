@@ -4,6 +4,7 @@
 // recorded median, and reports how close to the problem's fastest variant the search came
 // within the budget.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -79,32 +80,23 @@ int replay_command(const Arguments& args)
     std::string results_path, strategy, budget_text, problem;
     std::uint64_t seed = 1;
     bool as_json = false, trace = false;
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")
+    CommandLine line("usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] "
+                     "[--trace]\n\n"
+                     "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
+                     "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
+                     "recorded median (failed or unmeasured variants: a failed evaluation). Reports the best\n"
+                     "time found, the evaluations used and fraction_of_optimum = the file's fastest median /\n"
+                     "the best found (1 = found the optimum, 0 = found nothing).");
+    line.options()
         ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
         ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
         ("problem", po::value(&problem), "M=1024,...: which problem of a file that holds several")
         ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
         ("json", po::bool_switch(&as_json), "print JSON")
         ("trace", po::bool_switch(&trace), "also list every evaluation in order");
-    po::options_description all;
-    all.add(options).add_options()("results", po::value(&results_path));
-    po::positional_options_description positions;
-    positions.add("results", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] "
-                     "[--trace]\n\n"
-                     "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
-                     "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
-                     "recorded median (failed or unmeasured variants: a failed evaluation). Reports the best\n"
-                     "time found, the evaluations used and fraction_of_optimum = the file's fastest median /\n"
-                     "the best found (1 = found the optimum, 0 = found nothing).\n\n"
-                  << options;
+    line.positional("results", po::value(&results_path));
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (results_path.empty())
         throw UsageError("autotune replay needs a results file (autotune replay RESULTS --strategy NAME --budget N|P%)");
     if (strategy.empty())

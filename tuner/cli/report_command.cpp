@@ -1,6 +1,7 @@
 // autotune report RESULTS... [-o DIR]: a Markdown report with a section per results
 // file, and the roofline picture of each as an SVG next to it.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/markdown_peers.hpp"
 #include "emit/markdown_report.hpp"
@@ -24,20 +25,11 @@ int report_command(const Arguments& args)
 {
     std::vector<std::string> paths;
     std::string out_dir = "report";
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir)->default_value("report"),
-                                                      "directory for report.md and the SVG plots");
-    po::options_description all;
-    all.add(options).add_options()("results", po::value(&paths)->composing());
-    po::positional_options_description positions;
-    positions.add("results", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune report RESULTS... [-o DIR]\n\n" << options;
+    CommandLine line("usage: autotune report RESULTS... [-o DIR]");
+    line.options()("out,o", po::value(&out_dir)->default_value("report"), "directory for report.md and the SVG plots");
+    line.positional("results", po::value(&paths)->composing(), -1);
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     if (paths.empty())
         throw UsageError("autotune report needs results files, e.g. results/sm_90/gemm.json");
 

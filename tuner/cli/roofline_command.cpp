@@ -2,6 +2,7 @@
 // them as DIR/devices/<device>.json, where ranking finds them. A measuring-only command:
 // without a driver or a device it exits 2 with the reason.
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "measure/ceilings_probe.hpp"
 
@@ -17,16 +18,11 @@ int roofline_command(const Arguments& args)
 {
     int device = 0;
     std::string out = "results";
-    po::options_description options("options");
-    options.add_options()("help,h", "show this help")("device", po::value(&device)->default_value(0), "GPU ordinal")(
+    CommandLine line("usage: autotune roofline [--device N] [--out DIR]");
+    line.options()("device", po::value(&device)->default_value(0), "GPU ordinal")(
         "out", po::value(&out)->default_value("results"), "results directory; writes DIR/devices/<device>.json");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    if (vm.count("help")) {
-        std::cout << "usage: autotune roofline [--device N] [--out DIR]\n\n" << options;
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
     if (!driver)

@@ -4,6 +4,7 @@
 #include "arch/arch_target.hpp"
 #include "arch/device_spec.hpp"
 #include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/progress_line.hpp"
@@ -62,11 +63,9 @@ struct TuneOptions {
     bool json = false;
 };
 
-po::options_description tune_options(TuneOptions& o)
+void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
 {
-    po::options_description d("options");
-    d.add_options()
-        ("help,h", "show this help")
+    add
         ("arch", po::value(&o.arch)->required(), "target architecture: sm_XX, e.g. sm_80, sm_90, sm_90a")
         ("problem", po::value(&o.problems)->composing(), "problem sizes, e.g. M=1024,N=1024,K=1024; repeat for several (default: the spec's problem set)")
         ("space", po::value(&o.space)->default_value("default"), "default: the spec's default space; full: all values")
@@ -89,7 +88,6 @@ po::options_description tune_options(TuneOptions& o)
         ("min-samples", po::value(&o.min_samples)->default_value(10), "samples before the noise rule may stop")
         ("max-time", po::value(&o.max_seconds)->default_value(5.0), "seconds of sampling per variant at most")
         ("variant-timeout", po::value(&o.variant_timeout)->default_value(60.0), "seconds after which a silent variant is killed and marked fault");
-    return d;
 }
 
 std::vector<std::string> split_flags(const std::string& text)
@@ -330,18 +328,11 @@ int parse_and_tune(const Arguments& args, const std::string& usage_line,
 {
     TuneOptions o;
     std::string positional;
-    auto options = tune_options(o);
-    po::options_description all;
-    all.add(options).add_options()("spec-path", po::value(&positional));
-    po::positional_options_description positions;
-    positions.add("spec-path", 1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-    if (vm.count("help")) {
-        std::cout << usage_line << "\n\n" << options;
+    CommandLine line(usage_line);
+    add_tune_options(line.options(), o);
+    line.positional("spec-path", po::value(&positional));
+    if (!line.parse(args))
         return exit_ok;
-    }
-    po::notify(vm);
     return tune(load(positional), o);
 }
 
