@@ -7,6 +7,7 @@
 #include "measure/measure_variants.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
+#include "gpu/gpu_test.hpp"
 #include "support/test_support.hpp"
 
 #include <gmock/gmock.h>
@@ -17,19 +18,8 @@ using ::testing::HasSubstr;
 
 namespace {
 
-class OnGpu : public ::testing::Test {
+class OnGpu : public test::GpuTest {
 protected:
-    void SetUp() override
-    {
-        std::string why_not;
-        driver_ = CudaDriver::load(why_not);
-        if (!driver_)
-            GTEST_SKIP() << "no GPU to measure on: " << why_not;
-        gpus_ = list_gpus(*driver_);
-        if (gpus_.empty())
-            GTEST_SKIP() << "no GPU to measure on: the driver sees no device";
-    }
-
     // Compiles, predicts and measures `variants` of a spec on the first device.
     std::vector<std::optional<VariantMeasurement>> measure(const std::filesystem::path& spec_path,
                                                            std::size_t first, std::size_t count,
@@ -40,26 +30,17 @@ protected:
         const Space space = enumerate_space(spec_, problem_, SpaceSelection::default_space);
         variants_.assign(space.variants.begin() + first,
                          space.variants.begin() + std::min(space.variants.size(), first + count));
-        const ArchTarget arch{gpus_[0].compute_capability / 10, gpus_[0].compute_capability % 10, ""};
+        const ArchTarget arch = first_arch();
         compiled_ = compile_variants(spec_, problem_, variants_, arch, CompileSettings{});
         predictions_ = predict_variants(find_arch_spec(arch.number()), variants_, compiled_);
-        MeasureSettings settings;
-        settings.worker_argv = {test::autotune_binary().string(), "measure-worker"};
-        settings.device = gpus_[0].ordinal;
-        settings.variant_timeout = timeout;
-        settings.scratch_dir = dir_.path();
-        settings.journal = dir_.path() / "journal.jsonl";
-        return measure_variants(spec_, problem_, variants_, compiled_, predictions_, settings);
+        return measure_variants(spec_, problem_, variants_, compiled_, predictions_, measure_settings(timeout));
     }
 
-    std::unique_ptr<CudaDriver> driver_;
-    std::vector<GpuDevice> gpus_;
     KernelSpec spec_;
     Problem problem_;
     std::vector<Variant> variants_;
     std::vector<CompiledVariant> compiled_;
     std::vector<PredictionOutcome> predictions_;
-    test::TempDir dir_;
 };
 
 TEST_F(OnGpu, DevicesHaveSaneAttributes)

@@ -9,6 +9,7 @@
 #include "space/enumerate_space.hpp"
 #include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
+#include "gpu/gpu_test.hpp"
 #include "support/test_support.hpp"
 
 #include <fstream>
@@ -63,19 +64,8 @@ bytes = "8 * N"
 [reference]
 )toml";
 
-class ReferenceVariantOnGpu : public ::testing::Test {
+class ReferenceVariantOnGpu : public test::GpuTest {
 protected:
-    void SetUp() override
-    {
-        std::string why_not;
-        driver_ = CudaDriver::load(why_not);
-        if (!driver_)
-            GTEST_SKIP() << "no GPU to measure on: " << why_not;
-        gpus_ = list_gpus(*driver_);
-        if (gpus_.empty())
-            GTEST_SKIP() << "no GPU to measure on: the driver sees no device";
-    }
-
     // Loads `spec_path`, compiles its default space and its reference variant for the
     // first device, and measures every variant with the reference variant's outputs.
     std::vector<std::optional<VariantMeasurement>> measure(const std::filesystem::path& spec_path,
@@ -84,16 +74,11 @@ protected:
         spec_ = load_spec(spec_path);
         problem_ = resolve_problems(spec_, problem).front();
         variants_ = enumerate_space(spec_, problem_, SpaceSelection::default_space).variants;
-        const ArchTarget arch{gpus_[0].compute_capability / 10, gpus_[0].compute_capability % 10, ""};
+        const ArchTarget arch = first_arch();
         compiled_ = compile_variants(spec_, problem_, variants_, arch, CompileSettings{});
         const auto predictions = predict_variants(find_arch_spec(arch.number()), variants_, compiled_);
-        MeasureSettings settings;
-        settings.worker_argv = {test::autotune_binary().string(), "measure-worker"};
-        settings.device = gpus_[0].ordinal;
-        settings.variant_timeout = std::chrono::seconds(60);
+        MeasureSettings settings = measure_settings(std::chrono::seconds(60));
         settings.timing.max_seconds = 0.2;
-        settings.scratch_dir = dir_.path();
-        settings.journal = dir_.path() / "journal.jsonl";
         const Variant reference = *reference_variant(spec_, problem_);
         settings.reference_variant =
             ReferenceVariantBuild{reference, compile_variants(spec_, problem_, {reference}, arch, CompileSettings{}).front()};
@@ -108,14 +93,11 @@ protected:
     }
     std::int64_t value(std::size_t i, const std::string& name) const { return variants_[i].value(name); }
 
-    std::unique_ptr<CudaDriver> driver_;
-    std::vector<GpuDevice> gpus_;
     KernelSpec spec_;
     Problem problem_;
     std::vector<Variant> variants_;
     std::vector<CompiledVariant> compiled_;
     std::vector<std::string> notices_;
-    test::TempDir dir_;
 };
 
 TEST_F(ReferenceVariantOnGpu, EveryElementIsComparedWithTheReferenceVariantsOutput)
