@@ -8,6 +8,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace autotune;
 
@@ -80,8 +81,30 @@ TEST(SearchAndMeasure, TheBudgetHoldsAndTheModelStrategyFollowsThePrior)
     EXPECT_FALSE(out.measurements[0].has_value());
 }
 
-TEST(ParseBudget, EvaluationsOrDurations)
+TEST(SearchAndMeasure, APercentageIsOfTheCandidatesNotOfTheWholeSpace)
 {
+    Candidates s; // 6 variants, 4 candidates (one pruned, one duplicate)
+    VariantMeasurer measurer(s.spec, s.problem, s.settings());
+    SearchSettings search;
+    search.strategy = "model";
+    search.budget = parse_budget("50%");
+    const std::vector<double> prior{0.1, 0.9, 0.2, 0.3, 0.8, 0.5};
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, measurer, search);
+    EXPECT_EQ(out.evaluations, 2u); // half of 4, not of 6
+    EXPECT_EQ(s.asked(), 2u);
+}
+
+TEST(ParseBudget, EvaluationsSharesOrDurations)
+{
+    EXPECT_EQ(parse_budget("5%").evaluations_for(200), 10u);
+    EXPECT_EQ(parse_budget("1%").evaluations_for(17956), 180u); // rounded up
+    EXPECT_EQ(parse_budget("1%").evaluations_for(500), 5u);     // not 6 by rounding error
+    EXPECT_EQ(parse_budget("0.01%").evaluations_for(100), 1u);  // at least one
+    EXPECT_EQ(parse_budget("100%").evaluations_for(37), 37u);
+    EXPECT_EQ(parse_budget("25").evaluations_for(10), 25u);     // a count is not cut to the space
+    EXPECT_EQ(parse_budget("").evaluations_for(10), std::numeric_limits<std::size_t>::max()); // no budget
+    for (const char* bad : {"0%", "101%", "-5%", "nan%", "1e1%", "+5%", "%", "5 %"})
+        EXPECT_THROW((void)parse_budget(bad), std::invalid_argument) << bad;
     EXPECT_EQ(parse_budget("200").max_evaluations, 200u);
     EXPECT_DOUBLE_EQ(parse_budget("90s").max_seconds, 90);
     EXPECT_DOUBLE_EQ(parse_budget("30m").max_seconds, 1800);

@@ -136,38 +136,12 @@ ReplaySpace replay_space(const json& results, const std::string& source)
 
 std::size_t replay_budget(const std::string& text, std::size_t points)
 {
-    const auto fail = [&] {
-        return std::invalid_argument("budget '" + text + "' is neither a number of evaluations (N) nor a percentage (P%)");
-    };
     if (text.empty())
-        throw fail();
-    std::size_t used = 0;
-    if (text.back() == '%') {
-        // Digits with at most one decimal point: no sign, space, exponent or hex, which
-        // std::stod would take.
-        const std::string number = text.substr(0, text.size() - 1);
-        if (number.empty() || std::count(number.begin(), number.end(), '.') > 1 ||
-            !std::all_of(number.begin(), number.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
-            throw fail();
-        double percent = 0;
-        try {
-            percent = std::stod(text.substr(0, text.size() - 1), &used);
-        } catch (const std::exception&) {
-            throw fail();
-        }
-        if (used != text.size() - 1 || !(percent > 0) || percent > 100)
-            throw fail();
-        const double exact = percent / 100.0 * static_cast<double>(points);
-        // Rounded up, with a little slack so that 1 % of 500 is 5, not 6 by rounding error.
-        const auto n = static_cast<std::size_t>(std::ceil(exact - 1e-9 * std::max(1.0, exact)));
-        return std::max<std::size_t>(n, 1);
-    }
-    if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }) || text.size() > 18)
-        throw fail();
-    const std::size_t n = std::stoull(text);
-    if (n == 0)
-        throw fail();
-    return n;
+        throw std::invalid_argument("--budget '': give N evaluations or P% of the space");
+    const Budget budget = parse_budget(text);
+    if (budget.max_seconds < std::numeric_limits<double>::infinity())
+        throw std::invalid_argument("--budget '" + text + "': a replay spends no GPU time; give N evaluations or P% of the space");
+    return budget.evaluations_for(points);
 }
 
 ReplayOutcome replay(const ReplaySpace& space, const std::string& strategy, const Budget& budget, std::uint64_t seed)

@@ -1,7 +1,6 @@
 #include "strategy/search_measurements.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <fmt/format.h>
 #include <set>
 #include <stdexcept>
@@ -32,32 +31,6 @@ SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vec
     return space;
 }
 
-Budget parse_budget(const std::string& text)
-{
-    Budget budget;
-    if (text.empty())
-        return budget;
-    double number = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-    const std::string unit(end, text.data() + text.size());
-    if (ec != std::errc() || number <= 0)
-        throw std::invalid_argument(fmt::format("--budget '{}' is not N (evaluations) or a duration like 90s, 30m, 2h", text));
-    if (unit.empty()) {
-        if (number != static_cast<double>(static_cast<std::size_t>(number)))
-            throw std::invalid_argument(fmt::format("--budget '{}': a number of evaluations is a whole number", text));
-        budget.max_evaluations = static_cast<std::size_t>(number);
-    } else if (unit == "s") {
-        budget.max_seconds = number;
-    } else if (unit == "m") {
-        budget.max_seconds = number * 60;
-    } else if (unit == "h") {
-        budget.max_seconds = number * 3600;
-    } else {
-        throw std::invalid_argument(fmt::format("--budget '{}': unit '{}' is not s, m or h", text, unit));
-    }
-    return budget;
-}
-
 SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
                                  const std::vector<PredictionOutcome>& predictions, const PruneReport& pruning,
                                  const std::vector<double>& prior, VariantMeasurer& measurer,
@@ -75,7 +48,7 @@ SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std
         return out;
 
     const SearchSpace space = search_space_of(variants, candidates, prior);
-    const std::size_t most = std::min(settings.budget.max_evaluations, candidates.size());
+    const std::size_t most = settings.budget.evaluations_for(candidates.size());
     const Evaluate evaluate = [&](std::size_t point) -> std::optional<double> {
         const std::size_t i = candidates[point];
         out.measurements[i] = measurer.measure(variants[i], compiled[i], predictions[i].prediction);

@@ -42,7 +42,4 @@ struct SearchOutcome {
 [[nodiscard]] SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
                                           const std::vector<double>& prior);
 
-// "200" (evaluations), "90s", "30m", "2h" (wall time); throws std::invalid_argument naming it.
-[[nodiscard]] Budget parse_budget(const std::string& text);
-
 } // namespace autotune

@@ -11,6 +11,7 @@ SearchRun::SearchRun(const SearchSpace& space, const Evaluate& evaluate, const B
     : space_(space), evaluate_(evaluate), budget_(budget), start_(std::chrono::steady_clock::now()),
       state_(space.points.size(), State::unseen), time_(space.points.size(), 0.0)
 {
+    budget_.max_evaluations = budget.evaluations_for(space.points.size()); // a percentage becomes a count here
 }
 
 bool SearchRun::exhausted() const

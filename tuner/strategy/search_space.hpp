@@ -4,6 +4,8 @@
 // searches a live GPU, a recorded results file (replay) or an imported Kernel Tuner cache.
 #pragma once
 
+#include "strategy/budget.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -25,11 +27,6 @@ struct SearchSpace {
 // Evaluates one point: its time in seconds (lower is better), or nullopt when the
 // configuration failed (a failure costs an evaluation and yields nothing).
 using Evaluate = std::function<std::optional<double>(std::size_t point)>;
-
-struct Budget {
-    std::size_t max_evaluations = std::numeric_limits<std::size_t>::max();
-    double max_seconds = std::numeric_limits<double>::infinity(); // wall time of the search
-};
 
 struct SearchTrace {
     std::vector<std::size_t> evaluated;          // points, in the order they were evaluated; no repeats
