@@ -78,6 +78,28 @@ TEST(ResultsJson, CarriesTheContractFieldsAndNullsForFailedVariants)
         EXPECT_TRUE(failed.at(field).is_null()) << field;
 }
 
+TEST(ResultsJson, TheSearchRecordsItsStrategyBudgetSeedAndEvaluations)
+{
+    TuningRun run = sample_run();
+    EXPECT_TRUE(results_json(run).at("search").is_null()); // nothing measured: no search
+    run.search = SearchOutcome{};
+    run.search->candidates = 2;
+    run.search->evaluations = 1;
+    run.strategy = "forest";
+    run.budget = parse_budget("5%");
+    run.seed = 7;
+    const auto search = results_json(run).at("search");
+    EXPECT_EQ(search.at("strategy"), "forest");
+    EXPECT_EQ(search.at("seed"), 7);
+    EXPECT_EQ(search.at("candidates"), 2);
+    EXPECT_EQ(search.at("evaluations"), 1);
+    EXPECT_TRUE(search.at("budget").at("evaluations").is_null());
+    EXPECT_DOUBLE_EQ(search.at("budget").at("share").get<double>(), 0.05);
+    EXPECT_TRUE(search.at("budget").at("seconds").is_null());
+    run.budget = parse_budget("90s");
+    EXPECT_DOUBLE_EQ(results_json(run).at("search").at("budget").at("seconds").get<double>(), 90.0);
+}
+
 TEST(ResultsJson, IsWrittenUnderArchAndKernelWithoutLeavingTemporaries)
 {
     test::TempDir dir;

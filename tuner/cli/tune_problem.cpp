@@ -214,6 +214,8 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     run.removals = space.removals;
     run.variants = space.variants;
     run.strategy = setup.search.strategy;
+    run.budget = setup.search.budget;
+    run.seed = setup.search.seed;
     run.shard = setup.shard;
     run.device = setup.device;
     run.not_measured = setup.not_measured;

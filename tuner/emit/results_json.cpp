@@ -4,7 +4,9 @@
 #include "util/atomic_file.hpp"
 
 #include <climits>
+#include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace autotune {
 namespace {
@@ -220,6 +222,19 @@ std::string results_file_name(const std::string& kernel, const std::optional<std
     return shard ? fmt::format("{}.shard-{}-of-{}.json", kernel, shard->first, shard->second) : kernel + ".json";
 }
 
+namespace {
+
+// What the search was allowed: each limit, or null where there was none.
+json budget_json(const Budget& b)
+{
+    return {{"evaluations", b.max_evaluations == std::numeric_limits<std::size_t>::max() ? json(nullptr)
+                                                                                         : json(b.max_evaluations)},
+            {"share", b.max_fraction > 0 ? json(b.max_fraction) : json(nullptr)},
+            {"seconds", std::isfinite(b.max_seconds) ? json(b.max_seconds) : json(nullptr)}};
+}
+
+} // namespace
+
 json results_json(const TuningRun& run)
 {
     json removals = json::array();
@@ -271,6 +286,8 @@ json results_json(const TuningRun& run)
              return rules;
          }()},
         {"search", run.search ? json{{"strategy", run.strategy},
+                                     {"budget", budget_json(run.budget)},
+                                     {"seed", run.seed},
                                      {"candidates", run.search->candidates},
                                      {"evaluations", run.search->evaluations},
                                      {"resumed", run.resumed}}

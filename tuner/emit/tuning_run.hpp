@@ -43,6 +43,8 @@ struct TuningRun {
     PruneReport pruning;                        // what gets no GPU time, and why
     std::optional<SearchOutcome> search;        // the measured run's search (strategy, evaluations)
     std::string strategy;                       // the strategy asked for
+    Budget budget;                              // ... its budget and seed
+    std::uint64_t seed = 1;
     std::size_t resumed = 0;                    // measurements taken from an interrupted run's journal
     std::optional<std::pair<std::size_t, std::size_t>> shard; // (I, N): this run covers a 1/N part
     std::vector<RankFacts> facts;               // [i] belongs to variants[i]: what ranking used
