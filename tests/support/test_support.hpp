@@ -1,15 +1,24 @@
 // Shared helpers for the test suites: paths to the project's files and test data.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 namespace autotune::test {
 
-inline std::filesystem::path source_dir() { return AUTOTUNE_SOURCE_DIR; }
-inline std::filesystem::path data_dir() { return AUTOTUNE_TEST_DATA_DIR; }
+// The checkout and the autotune program, where the build put them; AUTOTUNE_HOME and
+// AUTOTUNE_BINARY say where they are instead when the test programs run on another machine
+// than the one that built them (scripts/gpu-check --prebuilt on a lent GPU machine).
+inline std::filesystem::path from_environment(const char* variable, const char* built)
+{
+    const char* value = std::getenv(variable);
+    return value && *value ? std::filesystem::path(value) : std::filesystem::path(built);
+}
+inline std::filesystem::path source_dir() { return from_environment("AUTOTUNE_HOME", AUTOTUNE_SOURCE_DIR); }
+inline std::filesystem::path data_dir() { return source_dir() / "tests" / "data"; }
 inline std::filesystem::path cuda_bin_dir() { return AUTOTUNE_CUDA_BIN_DIR; }
-inline std::filesystem::path autotune_binary() { return AUTOTUNE_BINARY; }
+inline std::filesystem::path autotune_binary() { return from_environment("AUTOTUNE_BINARY", AUTOTUNE_BINARY); }
 
 // A Kernel Tuner cache measured on an RTX 3090 ("gemm", "convolution", "pnpoly"), from the
 // shared data beside the checkout (../shared/data/kernel-tuner-caches). Not part of the
