@@ -496,4 +496,27 @@ TEST_F(Cli, TheHeaderChecksEachProblemsWinnerWithThatProblemsTemplateArguments)
     EXPECT_THAT(note_of("sm_90_M256_N256_K256_A_LAYOUT2_B_LAYOUT1"), HasSubstr(fmt::format("({} registers)", transposed)));
 }
 
+// Where a measured run recorded the machine code nvcc built of its winner (nvcc_builds),
+// the header's check holds nvcc's rebuild against that, not against NVRTC's build.
+TEST_F(Cli, TheHeaderChecksTheWinnerAgainstTheMachineCodeMeasuredAsNvccBuiltIt)
+{
+    ASSERT_EQ(autotune("gemm --arch sm_90 --compile-only --variants 2236800 --problem M=256,N=256,K=256 --out " +
+                       out_dir()).exit_code, 0);
+    const auto path = dir.path() / "results" / "sm_90" / "gemm.json";
+    json results = json::parse(test::read_file(path));
+    const auto header = (dir.path() / "tuned.hpp").string();
+    const auto agreeing = autotune(fmt::format("header {} -o {}", path.string(), header));
+    ASSERT_EQ(agreeing.exit_code, 0) << agreeing.err;
+    EXPECT_EQ(agreeing.out.find("mismatch"), std::string::npos) << agreeing.out;
+
+    // Say the run measured other machine code as nvcc built it: the rebuild no longer matches.
+    results["problems"][0]["nvcc_builds"] = json::array(
+        {{{"index", 2236800}, {"same_machine_code", false}, {"sass_sha256", "not what nvcc builds here"},
+          {"median_seconds", 0.001}, {"measured_again", true}, {"error", nullptr}}});
+    std::ofstream(path) << results.dump();
+    const auto differing = autotune(fmt::format("header {} -o {}", path.string(), header));
+    ASSERT_EQ(differing.exit_code, 0) << differing.err;
+    EXPECT_THAT(differing.out, HasSubstr("mismatch: gemm sm_90: MISMATCH: nvcc -Xcicc=--sharedmem32=0 builds other machine code"));
+}
+
 } // namespace

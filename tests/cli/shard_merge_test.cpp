@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -72,6 +73,35 @@ TEST_F(Sharding, ThePartsPartitionTheSpaceAndMergeIntoTheUnshardedRun)
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json merged = json::parse(test::read_file(merged_path));
     EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+}
+
+TEST_F(Sharding, MergeKeepsEveryPartsNvccBuildsAndTheFastestWinnerAsNvccBuildsIt)
+{
+    // Measured parts rebuild their own best variants with nvcc; written in by hand here.
+    for (int i = 0; i < 2; ++i)
+        ASSERT_EQ(autotune(fmt::format("copy --arch sm_90 --compile-only --shard {}/2 --out {}", i, out())).exit_code, 0);
+    std::vector<std::string> paths;
+    const double medians[] = {0.003, 0.002};
+    for (int i = 0; i < 2; ++i) {
+        json part = results(fmt::format("copy.shard-{}-of-2.json", i));
+        const json& v = part.at("variants").at(0);
+        part["problems"][0]["nvcc_builds"] = json::array(
+            {{{"index", v.at("index")}, {"same_machine_code", true}, {"sass_sha256", "x"}, {"median_seconds", medians[i]},
+              {"measured_again", false}, {"error", nullptr}}});
+        part["problems"][0]["winner_as_built_by_nvcc"] = {{"index", v.at("index")}, {"params", v.at("params")},
+                                                          {"median_seconds", medians[i]}};
+        paths.push_back((dir.path() / fmt::format("part{}.json", i)).string());
+        std::ofstream(paths.back()) << part.dump();
+    }
+    const auto merged_path = dir.path() / "merged.json";
+    const auto r = autotune(fmt::format("merge {} {} -o {}", paths[0], paths[1], merged_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json problem = json::parse(test::read_file(merged_path)).at("problems").at(0);
+    ASSERT_EQ(problem.at("nvcc_builds").size(), 2u);
+    EXPECT_EQ(problem.at("nvcc_builds").at(0).at("median_seconds"), 0.002); // fastest first
+    EXPECT_EQ(problem.at("winner_as_built_by_nvcc").at("median_seconds"), 0.002);
+    EXPECT_EQ(problem.at("winner_as_built_by_nvcc").at("index"),
+              results("copy.shard-1-of-2.json").at("variants").at(0).at("index"));
 }
 
 TEST_F(Sharding, ARunOverSeveralProblemsShardsAndMergesProblemByProblem)

@@ -100,6 +100,36 @@ TEST(ResultsJson, TheSearchRecordsItsStrategyBudgetSeedAndEvaluations)
     EXPECT_DOUBLE_EQ(results_json(run).at("search").at("budget").at("seconds").get<double>(), 90.0);
 }
 
+TEST(ResultsJson, AProblemSaysHowItsBestVariantsRanAsNvccBuildsThem)
+{
+    TuningRun run = sample_run();
+    run.ranking = ProblemRanking{};
+    run.ranking->variants.resize(run.variants.size());
+    const auto plain = results_json(run).at("problems").at(0);
+    EXPECT_EQ(plain.at("nvcc_builds"), nlohmann::ordered_json::array());
+    EXPECT_TRUE(plain.at("winner_as_built_by_nvcc").is_null());
+
+    ConsumerBuild faster;
+    faster.variant = 1; // run.variants[1]: index 3, BM 128
+    faster.sass_sha256 = "abc";
+    faster.median = 0.002;
+    faster.measurement = VariantMeasurement{};
+    ConsumerBuild failed;
+    failed.variant = 0;
+    failed.error = "nvcc fails: x";
+    run.consumer_builds = ConsumerBuildOutcome{{faster, failed}, 1};
+    const auto p = results_json(run).at("problems").at(0);
+    ASSERT_EQ(p.at("nvcc_builds").size(), 2u);
+    EXPECT_EQ(p.at("nvcc_builds").at(0).at("index"), 3);
+    EXPECT_EQ(p.at("nvcc_builds").at(0).at("measured_again"), true);
+    EXPECT_EQ(p.at("nvcc_builds").at(0).at("same_machine_code"), false);
+    EXPECT_EQ(p.at("nvcc_builds").at(1).at("error"), "nvcc fails: x");
+    EXPECT_TRUE(p.at("nvcc_builds").at(1).at("median_seconds").is_null());
+    EXPECT_EQ(p.at("winner_as_built_by_nvcc").at("index"), 3);
+    EXPECT_EQ(p.at("winner_as_built_by_nvcc").at("params").at("BM"), 128);
+    EXPECT_DOUBLE_EQ(p.at("winner_as_built_by_nvcc").at("median_seconds").get<double>(), 0.002);
+}
+
 TEST(ResultsJson, IsWrittenUnderArchAndKernelWithoutLeavingTemporaries)
 {
     test::TempDir dir;

@@ -138,6 +138,26 @@ TEST(TunedHeader, NothingThatIsNotAValidNameOrIntegerReachesTheCode)
     EXPECT_THAT(error_of(arch), HasSubstr("arch 'compute_90' is not sm_XX"));
 }
 
+TEST(TunedHeader, KeepsTheWinnerAsNvccBuildsItWhereTheRunMeasuredThat)
+{
+    // Two variants of one problem: NVRTC's fastest is #0 (BM 64); as nvcc builds them, #1 (BM 128) is.
+    json doc = results(90, {{4096, 64}, {4096, 128}});
+    doc["problems"].erase(1);
+    doc["variants"][1]["index"] = 1;
+    doc["device"] = {{"name", "NVIDIA H200"}};
+    doc["problems"][0]["winner"]["basis"] = "measured";
+    doc["problems"][0]["winner_as_built_by_nvcc"] = {{"index", 1}, {"params", doc["variants"][1]["params"]},
+                                                    {"median_seconds", 0.0021}};
+    const auto entries = header_entries(doc, "r.json");
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_EQ(entries[0].values.front(), (std::pair<std::string, std::int64_t>{"BM", 128}));
+    EXPECT_THAT(entries[0].notes.front(), HasSubstr("median 2100.00 us as nvcc builds it (variant 1); NVRTC's own "
+                                                    "fastest, variant 0, is slower as nvcc builds it"));
+
+    doc["problems"][0]["winner_as_built_by_nvcc"] = nullptr; // not rebuilt (compile-only, or --compiler nvcc)
+    EXPECT_EQ(header_entries(doc, "r.json")[0].values.front(), (std::pair<std::string, std::int64_t>{"BM", 64}));
+}
+
 TEST(TunedHeader, TwoWinnersForOneArchAndProblemAreAnError)
 {
     auto entries = header_entries(results(90, {{1024, 64}}), "a.json");

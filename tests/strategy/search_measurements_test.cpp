@@ -35,15 +35,7 @@ struct Candidates : test::ScriptedVariants {
         pruning.decisions[1].pruned = true;   // cannot launch
         pruning.decisions[3].duplicate_of = 2; // same run as 2
     }
-    MeasureSettings settings()
-    {
-        MeasureSettings s;
-        s.worker_argv = {"/usr/bin/env", "ASKED=" + (dir.path() / "asked.txt").string(), "/bin/sh",
-                         (dir.path() / "worker.sh").string()};
-        s.scratch_dir = dir.path();
-        s.journal = dir.path() / "journal.jsonl";
-        return s;
-    }
+    MeasureSettings settings() { return test::scripted_worker_settings(dir.path()); }
     std::size_t asked() const
     {
         const std::string log = test::read_file(dir.path() / "asked.txt");

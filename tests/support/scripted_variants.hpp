@@ -4,12 +4,14 @@
 #pragma once
 
 #include "compile/compiled_variant.hpp"
+#include "measure/measure_variants.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/variant.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,18 @@ inline ScriptedVariants scripted_variants(std::size_t count, std::int64_t block_
         prediction.prediction->occupancy.blocks_per_sm = 4;
         s.predictions.push_back(prediction);
     }
+    return s;
+}
+
+// Measure settings whose worker is the shell script `dir`/worker.sh, with ASKED naming
+// `dir`/asked.txt (where the scripts log what they were asked), scratch files and the
+// journal in `dir`.
+inline MeasureSettings scripted_worker_settings(const std::filesystem::path& dir)
+{
+    MeasureSettings s;
+    s.worker_argv = {"/usr/bin/env", "ASKED=" + (dir / "asked.txt").string(), "/bin/sh", (dir / "worker.sh").string()};
+    s.scratch_dir = dir;
+    s.journal = dir / "journal.jsonl";
     return s;
 }
 

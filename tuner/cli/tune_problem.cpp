@@ -1,6 +1,8 @@
 #include "cli/tune_problem.hpp"
 
 #include "cli/cli_error.hpp"
+#include "compile/compile_variants.hpp"
+#include "measure/consumer_build.hpp"
 #include "rank/measured_ceilings.hpp"
 #include "rank/rank_problem.hpp"
 #include "strategy/launch_bound_sweep.hpp"
@@ -183,6 +185,26 @@ std::optional<ReferenceVariantBuild> build_reference_variant(const TuneSetup& se
     return ReferenceVariantBuild{*reference, std::move(compiled.front())};
 }
 
+// What you tune is what you ship: the best measured variants rebuilt the way a consumer
+// builds the tuned header's kernels (nvcc, NVRTC's shared-pointer width), measured again
+// where the machine code differs; the header keeps the fastest as nvcc builds it.
+constexpr std::size_t consumer_builds_checked = 3;
+
+ConsumerBuildOutcome measure_as_nvcc_builds(const TuneSetup& setup, const Problem& problem, const TuningRun& run,
+                                            VariantMeasurer& measurer)
+{
+    CompileSettings nvcc = setup.compile;
+    nvcc.compiler = CompilerKind::nvcc;
+    nvcc.nvcc = default_nvcc();
+    nvcc.nvcc_flags = {nvcc_flag_matching_nvrtc};
+    nvcc.progress = nullptr;
+    const auto rebuild = [&](const std::vector<Variant>& variants) {
+        return compile_variants(*setup.spec, problem, variants, setup.arch, nvcc);
+    };
+    return measure_consumer_builds(run.variants, run.compiled, run.predictions, run.measurements,
+                                   consumer_builds_checked, rebuild, measurer);
+}
+
 } // namespace
 
 TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
@@ -254,6 +276,8 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     }
     run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
     run.ranking = rank_run(setup, problem, run);
+    if (measurer && setup.compile.compiler == CompilerKind::nvrtc)
+        run.consumer_builds = measure_as_nvcc_builds(setup, problem, run, *measurer);
     if (setup.launch_bounds)
         search_launch_bounds(setup, problem, run, measurer.get());
     if (measurer)

@@ -173,7 +173,26 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
             variants[i][key] = value;
     }
     merged["variants"] = variants;
-    merged["problems"] = json::array({ranked_problem_json(problem.at("variables"), ranking, identities, sms)});
+    json ranked = ranked_problem_json(problem.at("variables"), ranking, identities, sms);
+    // Each part rebuilt its own best variants with nvcc: all of those, fastest first, and
+    // the fastest of the parts' winners as nvcc builds them.
+    json builds = json::array();
+    json shipped = nullptr;
+    for (const auto& part : parts) {
+        const json& p = part.at("problems").at(0);
+        for (const auto& b : p.value("nvcc_builds", json::array()))
+            builds.push_back(b);
+        const json& w = p.value("winner_as_built_by_nvcc", json());
+        if (w.is_object() && (shipped.is_null() || w.at("median_seconds") < shipped.at("median_seconds")))
+            shipped = w;
+    }
+    std::stable_sort(builds.begin(), builds.end(), [](const json& a, const json& b) {
+        return !a.at("median_seconds").is_null() &&
+               (b.at("median_seconds").is_null() || a.at("median_seconds") < b.at("median_seconds"));
+    });
+    ranked["nvcc_builds"] = builds;
+    ranked["winner_as_built_by_nvcc"] = shipped;
+    merged["problems"] = json::array({ranked});
     merged["measured"] = ranking.measured;
     return merged;
 }

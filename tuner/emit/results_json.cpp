@@ -3,6 +3,7 @@
 #include "emit/problem_views.hpp"
 #include "util/atomic_file.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <fmt/format.h>
@@ -157,7 +158,28 @@ json problem_json(const TuningRun& run)
     for (const auto& v : run.variants)
         identities.emplace_back(v.index, named_values(v.parameters));
     const int sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
-    return ranked_problem_json(variables, *run.ranking, identities, sms);
+    json p = ranked_problem_json(variables, *run.ranking, identities, sms);
+    // The best variants as nvcc builds them, and the one the tuned header keeps.
+    json builds = json::array();
+    json shipped = nullptr;
+    if (run.consumer_builds) {
+        for (const auto& b : run.consumer_builds->builds)
+            builds.push_back({{"index", run.variants[b.variant].index},
+                              {"same_machine_code", b.same_machine_code},
+                              {"sass_sha256", b.sass_sha256.empty() ? json(nullptr) : json(b.sass_sha256)},
+                              {"median_seconds", b.median ? json(*b.median) : json(nullptr)},
+                              {"measured_again", b.measurement.has_value()},
+                              {"error", b.error.empty() ? json(nullptr) : json(b.error)}});
+        if (const auto& w = run.consumer_builds->winner)
+            shipped = {{"index", run.variants[*w].index}, {"params", named_values(run.variants[*w].parameters)},
+                       {"median_seconds", *std::find_if(run.consumer_builds->builds.begin(),
+                                                        run.consumer_builds->builds.end(),
+                                                        [&](const ConsumerBuild& b) { return b.variant == *w; })
+                                               ->median}};
+    }
+    p["nvcc_builds"] = builds;
+    p["winner_as_built_by_nvcc"] = shipped;
+    return p;
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "predict/variant_prediction.hpp"
 #include "rank/rank_problem.hpp"
 #include "strategy/prune_variants.hpp"
+#include "measure/consumer_build.hpp"
 #include "strategy/search_measurements.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/kernel_spec.hpp"
@@ -56,6 +57,7 @@ struct TuningRun {
         std::vector<std::size_t> frontier;
     };
     std::vector<LaunchBoundSearch> launch_bound_search;
+    std::optional<ConsumerBuildOutcome> consumer_builds; // the best variants as nvcc builds them (measured runs)
     std::optional<ProblemRanking> ranking;      // the rank stage's view of the problem
     double seconds = 0;                     // wall time of the compile stage
 };
