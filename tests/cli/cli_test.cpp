@@ -25,8 +25,7 @@ protected:
     // Runs autotune with a private cache and results directory.
     test::CommandResult autotune(const std::string& arguments)
     {
-        return test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", (dir.path() / "cache").string(),
-                                             test::autotune_binary().string(), arguments));
+        return test::run_autotune(arguments, dir.path());
     }
     std::string out_dir() const { return (dir.path() / "results").string(); }
     bool nothing_written() const { return !std::filesystem::exists(dir.path() / "results"); }

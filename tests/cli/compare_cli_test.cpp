@@ -23,10 +23,8 @@ protected:
     static void SetUpTestSuite()
     {
         compiled_ = new test::TempDir;
-        const auto r = test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} copy --arch sm_90 --compile-only --out {}",
-                                                     (compiled_->path() / "cache").string(),
-                                                     test::autotune_binary().string(),
-                                                     (compiled_->path() / "results").string()));
+        const auto r = test::run_autotune("copy --arch sm_90 --compile-only --out " + (compiled_->path() / "results").string(),
+                                          compiled_->path());
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
     static void TearDownTestSuite()

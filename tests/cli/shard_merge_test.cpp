@@ -19,8 +19,7 @@ class Sharding : public ::testing::Test {
 protected:
     test::CommandResult autotune(const std::string& arguments)
     {
-        return test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", (dir.path() / "cache").string(),
-                                             test::autotune_binary().string(), arguments));
+        return test::run_autotune(arguments, dir.path());
     }
     json results(const std::string& name) { return json::parse(test::read_file(dir.path() / "out" / "sm_90" / name)); }
     std::string out() const { return (dir.path() / "out").string(); }

@@ -24,8 +24,7 @@ class UserKernelCli : public ::testing::Test {
 protected:
     test::CommandResult autotune(const std::string& arguments)
     {
-        return test::run_command(fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", (dir.path() / "cache").string(),
-                                             test::autotune_binary().string(), arguments));
+        return test::run_autotune(arguments, dir.path());
     }
     std::string out_dir() const { return (dir.path() / "results").string(); }
     static std::filesystem::path example() { return test::source_dir() / "examples" / "blur.toml"; }

@@ -54,6 +54,14 @@ struct CommandResult {
 // Runs a shell command line, capturing stdout and stderr separately.
 [[nodiscard]] CommandResult run_command(const std::string& command_line);
 
+// Runs the autotune program with `arguments` (a shell command line's tail) and a compile
+// cache of its own under `dir` (dir/cache), as a user would from a fresh account.
+[[nodiscard]] inline CommandResult run_autotune(const std::string& arguments, const std::filesystem::path& dir)
+{
+    return run_command("AUTOTUNE_CACHE_DIR=" + (dir / "cache").string() + " " + autotune_binary().string() + " " +
+                       arguments);
+}
+
 // Reads a whole file; empty string when it does not exist.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 
