@@ -491,3 +491,29 @@ TEST(Strategies, ForestSpreadsItsMeasurementsWhereTheModelCannotTellPointsApart)
         EXPECT_GT(forest, random) << "seed " << seed;
     }
 }
+
+TEST(Strategies, ForestSearchesASpaceOfMoreThanItPredictsPerStep)
+{
+    // 64,000 points: more than the forest's tree predicts per step, so each step looks at a
+    // random share. It still keeps the budget, never repeats a point, follows its seed, and
+    // moves by the answers (ends better than its first measurement).
+    SearchSpace space;
+    space.parameter_names = {"A", "B", "C"};
+    std::vector<std::int64_t> values(40);
+    std::iota(values.begin(), values.end(), std::int64_t{1});
+    space.parameter_values = {values, values, values};
+    for (const std::int64_t a : values)
+        for (const std::int64_t b : values)
+            for (const std::int64_t c : values)
+                space.points.push_back({a, b, c});
+    const Evaluate bowl = [&](std::size_t p) -> std::optional<double> {
+        const auto& x = space.points[p];
+        return 1.0 + std::pow(double(x[0] - 31), 2) + std::pow(double(x[1] - 7), 2) + std::pow(double(x[2] - 22), 2);
+    };
+    const SearchTrace t = run_strategy("forest", space, bowl, evaluations(60), 4);
+    EXPECT_EQ(t.evaluated.size(), 60u);
+    EXPECT_EQ(std::set<std::size_t>(t.evaluated.begin(), t.evaluated.end()).size(), 60u);
+    ASSERT_TRUE(t.best.has_value());
+    EXPECT_LT(*bowl(*t.best), *t.times.front());
+    EXPECT_EQ(run_strategy("forest", space, bowl, evaluations(60), 4).evaluated, t.evaluated);
+}

@@ -29,6 +29,7 @@ constexpr std::size_t explore_every = 6;
 constexpr std::size_t polish_every = 2;
 constexpr std::size_t explore_candidates = 64;
 constexpr std::size_t tie_candidates = 32;
+constexpr std::size_t model_candidates = 50000;
 
 double log_time(double seconds) { return std::log(std::max(seconds, 1e-300)); }
 
@@ -180,6 +181,10 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
                 open.push_back(p);
         if (open.empty())
             return;
+        // A space of millions (a full GEMM space) is searched through a fresh random share
+        // each step: the tree's prediction of every point each step would cost more than
+        // the measurements it saves. The replayed spaces (up to 18k) are searched whole.
+        open = sample(std::move(open), model_candidates, random);
         run.evaluate(farthest(run, geometry, sample(lowest_predicted(tree, features, open), tie_candidates, random)));
     }
 }
