@@ -95,6 +95,25 @@ TEST(MarkdownReport, NamesTheWinnerItsDiagnosisTheTopVariantsAndThePredictionQua
     EXPECT_EQ(std::count(md.begin(), md.end(), '\n') > 10, true);
     EXPECT_THAT(md, HasSubstr("the model ranked the measured winner 1 (in its top 10)"));
     EXPECT_THAT(md, HasSubstr("5 ok, 1 wrong_result"));
+    EXPECT_EQ(md.find("As nvcc builds them"), std::string::npos) << "no nvcc builds recorded: no such table";
+}
+
+TEST(MarkdownReport, ShowsTheBestVariantsAsNvccBuildsThemAndWhichTheHeaderKeeps)
+{
+    auto results = measured_results(1e11);
+    results["problems"][0]["nvcc_builds"] = nlohmann::ordered_json::array(
+        {{{"index", 101}, {"same_machine_code", false}, {"sass_sha256", "a"}, {"median_seconds", 0.0012},
+          {"measured_again", true}, {"error", nullptr}},
+         {{"index", 100}, {"same_machine_code", true}, {"sass_sha256", "b"}, {"median_seconds", 0.0013},
+          {"measured_again", false}, {"error", nullptr}},
+         {{"index", 102}, {"same_machine_code", false}, {"sass_sha256", nullptr}, {"median_seconds", nullptr},
+          {"measured_again", false}, {"error", "nvcc fails: x"}}});
+    results["problems"][0]["winner_as_built_by_nvcc"] = {{"index", 101}, {"median_seconds", 0.0012}};
+    const std::string md = markdown_report_section(results, "", 3);
+    EXPECT_THAT(md, HasSubstr("| 101 | other than NVRTC's (measured again) | 1200.0 |  |"));
+    EXPECT_THAT(md, HasSubstr("| 100 | as NVRTC built it | 1300.0 |  |"));
+    EXPECT_THAT(md, HasSubstr("| 102 | – | – | nvcc fails: x |"));
+    EXPECT_THAT(md, HasSubstr("The tuned header keeps #101."));
 }
 
 } // namespace

@@ -82,6 +82,21 @@ std::string markdown_report_section(const json& results, const std::string& svg_
         md += "\n";
     }
 
+    // The best variants rebuilt as a consumer builds them (a measured run did that).
+    if (const json builds = problem.value("nvcc_builds", json::array()); !builds.empty()) {
+        md += "As nvcc builds them (`-Xcicc=--sharedmem32=0`, the consumer's build), fastest first:\n\n"
+              "| # | machine code | median µs | |\n|---:|---|---:|---|\n";
+        for (const auto& b : builds)
+            md += fmt::format("| {} | {} | {} | {} |\n", b.at("index").get<std::size_t>(),
+                              b.at("sass_sha256").is_null() ? "–"
+                                  : b.at("same_machine_code").get<bool>() ? "as NVRTC built it" : "other than NVRTC's (measured again)",
+                              number_or_dash(b.at("median_seconds"), "{:.1f}", 1e6),
+                              b.at("error").is_null() ? "" : b.at("error").get<std::string>());
+        const json& shipped = problem.value("winner_as_built_by_nvcc", json());
+        md += shipped.is_object() ? fmt::format("\nThe tuned header keeps #{}.\n\n", shipped.at("index").get<std::size_t>())
+                                  : "\nNone ran as nvcc built it: the tuned header keeps the winner above.\n\n";
+    }
+
     md += fmt::format("Top {} of {} ranked variants:\n\n", std::min(top, ranked.size()), ranked.size());
     md += measured ? "| rank | # | parameters | regs | occupancy | median µs | GFLOP/s | GB/s | roof | model | diagnosis |\n"
                      "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
