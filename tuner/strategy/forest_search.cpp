@@ -14,7 +14,7 @@
 //   likeliest improvement, and a tree ranks such points poorly when the changed value was
 //   never measured together with the others.
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
-// shows how little the results move when they change.
+// shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/regression_forest.hpp"
 #include "strategy/strategies.hpp"
 
