@@ -113,6 +113,7 @@ TEST(ResultsJson, AProblemSaysHowItsBestVariantsRanAsNvccBuildsThem)
     faster.variant = 1; // run.variants[1]: index 3, BM 128
     faster.sass_sha256 = "abc";
     faster.median = 0.002;
+    faster.noise = 0.004;
     faster.measurement = VariantMeasurement{};
     ConsumerBuild failed;
     failed.variant = 0;
@@ -128,6 +129,8 @@ TEST(ResultsJson, AProblemSaysHowItsBestVariantsRanAsNvccBuildsThem)
     EXPECT_EQ(p.at("winner_as_built_by_nvcc").at("index"), 3);
     EXPECT_EQ(p.at("winner_as_built_by_nvcc").at("params").at("BM"), 128);
     EXPECT_DOUBLE_EQ(p.at("winner_as_built_by_nvcc").at("median_seconds").get<double>(), 0.002);
+    EXPECT_DOUBLE_EQ(p.at("winner_as_built_by_nvcc").at("median_noise").get<double>(), 0.004);
+    EXPECT_DOUBLE_EQ(p.at("nvcc_builds").at(0).at("median_noise").get<double>(), 0.004);
 }
 
 TEST(ResultsJson, IsWrittenUnderArchAndKernelWithoutLeavingTemporaries)

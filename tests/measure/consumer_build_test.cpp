@@ -33,6 +33,7 @@ VariantMeasurement timed(double seconds)
     m.measurement = Measurement{};
     m.measurement->verified = true;
     m.measurement->time.median = seconds;
+    m.measurement->time.median_noise = 0.003;
     return m;
 }
 
@@ -88,6 +89,8 @@ TEST(NvccBuildsOfTheBest, TheWinnerIsTheFastestAsNvccBuildsIt)
     EXPECT_TRUE(out.builds[1].same_machine_code);
     EXPECT_DOUBLE_EQ(*out.builds[1].median, 0.003);
     EXPECT_FALSE(out.builds[1].measurement.has_value()) << "the same machine code is not measured again";
+    EXPECT_DOUBLE_EQ(*out.builds[1].noise, 0.003); // NVRTC's measurement's noise
+    EXPECT_DOUBLE_EQ(*out.builds[0].noise, 0.001); // the worker's, for the build measured again
     EXPECT_EQ(out.builds[2].variant, 3u);
     EXPECT_DOUBLE_EQ(*out.builds[2].median, 0.0045);
     EXPECT_EQ(out.builds[2].sass_sha256, "other-3");

@@ -166,6 +166,27 @@ TEST(CompareResults, AClearSlowdownIsARegression)
     EXPECT_NEAR(*c.entries[0].change, 0.2, 1e-12);
 }
 
+TEST(CompareResults, WhereARunRebuiltItsWinnersWithNvccTheShippedWinnerIsCompared)
+{
+    // NVRTC's winners are the same on both sides; the winner as nvcc builds it is 20 % slower.
+    json base = document("gemm", {{gemm_4096(), measured(1e-3, 0.01)}});
+    json next = document("gemm", {{gemm_4096(), measured(1e-3, 0.01)}});
+    base["problems"][0]["winner_as_built_by_nvcc"] = {{"index", 9}, {"params", {{"BLOCK", 256}}},
+                                                      {"median_seconds", 1.1e-3}, {"median_noise", 0.01}};
+    next["problems"][0]["winner_as_built_by_nvcc"] = {{"index", 9}, {"params", {{"BLOCK", 256}}},
+                                                      {"median_seconds", 1.32e-3}, {"median_noise", 0.01}};
+    const auto c = compare_results({{"base.json", base}}, {{"new.json", next}}, 0.05);
+    ASSERT_EQ(c.entries.size(), 1u);
+    EXPECT_EQ(c.entries[0].verdict, CompareVerdict::slower);
+    EXPECT_NEAR(*c.entries[0].change, 0.2, 1e-12);
+    EXPECT_EQ(c.entries[0].base->winner.at("index"), 9);
+
+    // Without the nvcc winner on either side, NVRTC's winners are compared: the same.
+    base["problems"][0]["winner_as_built_by_nvcc"] = nullptr;
+    next["problems"][0]["winner_as_built_by_nvcc"] = nullptr;
+    EXPECT_EQ(compare_results({{"base.json", base}}, {{"new.json", next}}, 0.05).entries[0].verdict, CompareVerdict::same);
+}
+
 TEST(CompareResults, TheThresholdIsTheCallersAndMustBePositive)
 {
     // 8% slower with 1% noise: a regression at 5%, the same at 10%.

@@ -168,14 +168,15 @@ json problem_json(const TuningRun& run)
                               {"same_machine_code", b.same_machine_code},
                               {"sass_sha256", b.sass_sha256.empty() ? json(nullptr) : json(b.sass_sha256)},
                               {"median_seconds", b.median ? json(*b.median) : json(nullptr)},
+                              {"median_noise", b.noise ? json(*b.noise) : json(nullptr)},
                               {"measured_again", b.measurement.has_value()},
                               {"error", b.error.empty() ? json(nullptr) : json(b.error)}});
-        if (const auto& w = run.consumer_builds->winner)
+        if (const auto& w = run.consumer_builds->winner) {
+            const ConsumerBuild& b = *std::find_if(run.consumer_builds->builds.begin(), run.consumer_builds->builds.end(),
+                                                   [&](const ConsumerBuild& x) { return x.variant == *w; });
             shipped = {{"index", run.variants[*w].index}, {"params", named_values(run.variants[*w].parameters)},
-                       {"median_seconds", *std::find_if(run.consumer_builds->builds.begin(),
-                                                        run.consumer_builds->builds.end(),
-                                                        [&](const ConsumerBuild& b) { return b.variant == *w; })
-                                               ->median}};
+                       {"median_seconds", *b.median}, {"median_noise", b.noise ? json(*b.noise) : json(nullptr)}};
+        }
     }
     p["nvcc_builds"] = builds;
     p["winner_as_built_by_nvcc"] = shipped;

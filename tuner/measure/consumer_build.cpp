@@ -12,6 +12,13 @@ std::optional<double> verified_median(const std::optional<VariantMeasurement>& m
     return m->measurement->time.median;
 }
 
+std::optional<double> median_noise(const std::optional<VariantMeasurement>& m)
+{
+    if (!verified_median(m))
+        return std::nullopt;
+    return m->measurement->time.median_noise;
+}
+
 } // namespace
 
 ConsumerBuildOutcome measure_consumer_builds(const std::vector<Variant>& variants,
@@ -57,9 +64,11 @@ ConsumerBuildOutcome measure_consumer_builds(const std::vector<Variant>& variant
             build.same_machine_code = rebuilt[k].sass_sha256 == compiled[i].sass_sha256;
             if (build.same_machine_code) {
                 build.median = verified_median(measurements[i]);
+                build.noise = median_noise(measurements[i]);
             } else {
                 build.measurement = measurer.measure(variants[i], rebuilt[k], predictions[i].prediction);
                 build.median = verified_median(build.measurement);
+                build.noise = median_noise(build.measurement);
                 if (!build.median)
                     build.error = "nvcc's build " + build.measurement->status +
                                   (build.measurement->error.empty() ? "" : ": " + build.measurement->error);

@@ -23,6 +23,7 @@ struct ConsumerBuild {
     bool same_machine_code = false;  // nvcc built the SASS that was measured
     std::string sass_sha256;         // of nvcc's build
     std::optional<double> median;    // seconds, as nvcc builds it (the NVRTC measurement when the same)
+    std::optional<double> noise;     // that median's relative standard error
     std::optional<VariantMeasurement> measurement; // of nvcc's build, when it differs
     std::string error;               // why there is no median: the rebuild failed, or its run did
 };

@@ -26,6 +26,9 @@
 // is what the threshold absorbs. A note says when 3σ exceeds the threshold, i.e. when the
 // measurements were too noisy to resolve a change of the threshold's size at all.
 //
+// Where a run rebuilt its best variants with nvcc (winner_as_built_by_nvcc), that winner
+// and its time as nvcc builds it are the side's: the configuration the tuned header ships.
+//
 // A side whose winner was predicted, not measured (or that has no winner) cannot be
 // compared in time: "not measured", and only whether the chosen variant changed is
 // reported. Entries on one side only are "new" or "removed". Only "slower" is a regression.
