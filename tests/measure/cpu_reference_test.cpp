@@ -1,6 +1,7 @@
 #include "measure/cpu_reference.hpp"
 
 #include "spec/load_spec.hpp"
+#include "support/expect_invalid.hpp"
 #include "support/test_support.hpp"
 
 #include <gmock/gmock.h>
@@ -66,16 +67,7 @@ struct Gemm {
     }
 };
 
-void expect_invalid(const std::function<void()>& f, std::initializer_list<const char*> parts)
-{
-    try {
-        f();
-        ADD_FAILURE() << "no exception";
-    } catch (const std::invalid_argument& e) {
-        for (const char* part : parts)
-            EXPECT_THAT(e.what(), HasSubstr(part));
-    }
-}
+using test::expect_invalid;
 
 } // namespace
 

@@ -2,6 +2,8 @@
 // row-major) times B stored N×K (bf16, k contiguous), in double, on gemm's sample.
 #include "measure/cpu_reference.hpp"
 
+#include "support/expect_invalid.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -41,16 +43,7 @@ ReferenceRequest request(const char* name, const HostBuffer& a, const HostBuffer
     return {name, {{"A", &a}, {"B", &b}}, {{"M", m}, {"N", n}, {"K", k}}, "C", max_samples, seed};
 }
 
-void expect_invalid(const std::function<void()>& f, std::initializer_list<const char*> parts)
-{
-    try {
-        f();
-        ADD_FAILURE() << "no exception";
-    } catch (const std::invalid_argument& e) {
-        for (const char* part : parts)
-            EXPECT_THAT(e.what(), HasSubstr(part));
-    }
-}
+using test::expect_invalid;
 
 } // namespace
 
