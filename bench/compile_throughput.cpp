@@ -3,6 +3,7 @@
 // and with all cores, from a cold cache and from a warm one. Read the ratios within one
 // run: the machines here are noisy, a ratio of peers measured together is not.
 //   build/bench/compile_throughput --benchmark_counters_tabular=true
+#include "autotune_build_config.hpp"
 #include "compile/compile_variants.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"

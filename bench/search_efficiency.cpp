@@ -6,6 +6,7 @@
 // Google Benchmark): the figure of merit is search quality, not the tuner's speed.
 //   build/bench/search_efficiency [--data DIR] [--spaces gemm,convolution,pnpoly]
 //       [--strategies random,ils,...] [--budgets 1,2,5] [--seeds 20] [--threads 2] [--markdown FILE]
+#include "autotune_build_config.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "strategy/replay.hpp"
 #include "util/atomic_file.hpp"

@@ -1,6 +1,8 @@
 // Shared helpers for the test suites: paths to the project's files and test data.
 #pragma once
 
+#include "autotune_test_config.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>

@@ -6,6 +6,7 @@
 #include "spec/expression.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/problem.hpp"
+#include "util/tool_version.hpp"
 
 #include <boost/program_options/errors.hpp>
 #include <iostream>
@@ -39,9 +40,17 @@ Search offline:
   autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json]
                                                    replay a search strategy on recorded times
 
+autotune --version: the tool's version and git revision, and the CUDA toolkit it was built with.
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
 2 bad usage or bad input.
 )";
+
+std::string version_text()
+{
+    const autotune::ToolVersion v = autotune::tool_version();
+    return "autotune " + v.version + " (git " + v.git_revision + ")\nbuilt with CUDA toolkit " + v.cuda_toolkit +
+           "; NVRTC " + autotune::nvrtc_version() + "\n";
+}
 
 int dispatch(const std::vector<std::string>& all)
 {
@@ -54,6 +63,10 @@ int dispatch(const std::vector<std::string>& all)
     const Arguments rest(all.begin() + 1, all.end());
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << usage;
+        return exit_ok;
+    }
+    if (command == "--version" || command == "version") {
+        std::cout << version_text();
         return exit_ok;
     }
     if (command == "list") return list_command(rest);

@@ -1,5 +1,7 @@
 #include "compile/compile_variants.hpp"
 
+#include "autotune_build_config.hpp"
+
 #include "compile/compile_cache.hpp"
 #include "compile/cubin_info.hpp"
 #include "compile/nvcc_compiler.hpp"

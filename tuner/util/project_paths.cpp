@@ -1,5 +1,7 @@
 #include "util/project_paths.hpp"
 
+#include "autotune_build_config.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
