@@ -80,7 +80,8 @@ ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const Tu
         ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
     const ProblemWork work = problem_work(spec, problem);
     return rank_facts(run.facts, work.flops, work.bytes, ceilings,
-                      run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0);
+                      run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0,
+                      setup.arch.number());
 }
 
 // The three best configurations that differ in more than their register policy.

@@ -1,5 +1,6 @@
 #include "rank/rank_problem.hpp"
 
+#include "predict/ptx_kernel.hpp"
 #include "spec/expression.hpp"
 
 #include <algorithm>
@@ -73,6 +74,11 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
             f.resources = compiled[i].resources;
             f.memory_ops = count_global_memory_ops(compiled[i].ptx);
             f.arithmetic_share = arithmetic_share(compiled[i].ptx);
+            try {
+                f.warp_work = analyse_warp_work(find_ptx_kernel(compiled[i].ptx, compiled[i].lowered_name));
+            } catch (const std::invalid_argument&) {
+                // PTX without the entry (a results file's record, a nvcc build): no time model.
+            }
         }
         if (!predictions[i].prediction)
             continue;
@@ -96,12 +102,13 @@ ProblemRanking rank_problem(const RankInputs& in)
     const ProblemWork work = problem_work(*in.spec, *in.problem);
     static const std::vector<std::optional<VariantMeasurement>> none;
     return rank_facts(rank_facts_of_run(*in.variants, *in.compiled, *in.predictions, in.measurements ? *in.measurements : none),
-                      work.flops, work.bytes, in.ceilings, in.sms);
+                      work.flops, work.bytes, in.ceilings, in.sms, in.compute_capability);
 }
 
 ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, double bytes,
-                          const std::optional<Ceilings>& ceilings, int sms)
+                          const std::optional<Ceilings>& ceilings, int sms, int compute_capability)
 {
+    const PipeRates rates = pipe_rates(compute_capability);
     ProblemRanking out;
     out.flops = flops;
     out.bytes = bytes;
@@ -154,6 +161,19 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
         r.predicted = true;
         r.factors = model_factors(view, f.arithmetic_share);
         r.predicted_fraction = r.factors.fraction();
+        if (f.warp_work && sms > 0 && f.occupancy.blocks_per_sm > 0) {
+            LaunchShape shape;
+            shape.grid_blocks = f.grid_blocks;
+            shape.threads_per_block = static_cast<int>(f.threads_per_block);
+            shape.blocks_per_sm = f.occupancy.blocks_per_sm;
+            shape.sms = sms;
+            shape.clock_mhz = ceilings ? ceilings->clock_mhz : 1000;
+            shape.bandwidth_gbs = ceilings ? ceilings->bandwidth_gbs : 0;
+            shape.dram_bytes = bytes;
+            r.predicted_time = predict_time(*f.warp_work, rates, shape);
+            if (out.roofline)
+                r.predicted_fraction = std::min(1.0, out.roofline->time_bound_seconds / r.predicted_time->seconds);
+        }
         r.diagnosis = diagnose(view);
     }
 
@@ -165,11 +185,17 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
         std::stable_sort(order.begin(), order.end(), better);
         return order;
     };
-    // Ties: fewer registers, then the lower index (stable).
+    // By predicted time where the time model speaks for every variant, else by the
+    // predicted fraction. Ties: fewer registers, then the lower index (stable).
+    const bool by_time = std::all_of(out.variants.begin(), out.variants.end(), [](const RankedVariant& r) {
+        return !r.predicted || r.predicted_time.has_value();
+    });
     const auto predicted_order = ranking([](const RankedVariant& r) { return r.predicted; },
                                          [&](std::size_t a, std::size_t b) {
-                                             const double fa = out.variants[a].predicted_fraction;
-                                             const double fb = out.variants[b].predicted_fraction;
+                                             const RankedVariant& ra = out.variants[a];
+                                             const RankedVariant& rb = out.variants[b];
+                                             const double fa = by_time ? -ra.predicted_time->seconds : ra.predicted_fraction;
+                                             const double fb = by_time ? -rb.predicted_time->seconds : rb.predicted_fraction;
                                              if (fa != fb)
                                                  return fa > fb;
                                              return facts[a].resources.registers < facts[b].resources.registers;
@@ -203,7 +229,7 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
     if (out.measured) {
         std::vector<double> predicted, measured;
         for (const std::size_t i : measured_order) {
-            predicted.push_back(out.variants[i].predicted_fraction);
+            predicted.push_back(by_time ? 1 / out.variants[i].predicted_time->seconds : out.variants[i].predicted_fraction);
             measured.push_back(measured_score(i));
         }
         out.spearman = spearman_correlation(predicted, measured);

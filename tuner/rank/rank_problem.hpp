@@ -6,7 +6,9 @@
 
 #include "compile/compiled_variant.hpp"
 #include "measure/measure_variants.hpp"
+#include "predict/time_model.hpp"
 #include "predict/variant_prediction.hpp"
+#include "predict/warp_work.hpp"
 #include "rank/performance_model.hpp"
 #include "rank/roofline.hpp"
 #include "space/variant.hpp"
@@ -28,6 +30,7 @@ struct RankInputs {
     const std::vector<std::optional<VariantMeasurement>>* measurements = nullptr; // may be empty
     std::optional<Ceilings> ceilings; // none: no roofline for this arch (figures stay relative)
     int sms = 0;                      // of the device the figures are for
+    int compute_capability = 0;       // of the arch: the time model's pipe rates
 };
 
 // What ranking needs to know of one variant, as plain values: a run provides them from its
@@ -47,6 +50,7 @@ struct RankFacts {
     std::int64_t grid_blocks = 0;
     GlobalMemoryOps memory_ops;
     double arithmetic_share = 0;
+    std::optional<WarpWork> warp_work;    // from the PTX; none where the PTX did not show the kernel
     std::optional<MeasuredTime> measured; // verified and timed
 };
 
@@ -61,7 +65,8 @@ struct RankedVariant {
     std::optional<double> gflops;        // measured
     std::optional<double> gbps;          // measured
     std::optional<double> roofline_fraction; // measured, against the roof at the run's clock
-    double predicted_fraction = 0;       // the model's
+    double predicted_fraction = 0;       // the model's: the roof's time over the predicted time
+    std::optional<TimePrediction> predicted_time; // the time model's (time_model.hpp)
     ModelFactors factors;
     std::vector<std::string> diagnosis;
     std::size_t rank = 0;                // 1-based in the ranking the winner comes from; 0: not ranked
@@ -90,10 +95,13 @@ struct ProblemWork {
 };
 [[nodiscard]] ProblemWork problem_work(const KernelSpec& spec, const Problem& problem);
 
-// The ranking itself, from facts: the problem's work, the ceilings (none: no roofline)
-// and the SM count of the device the figures are for.
+// The ranking itself, from facts: the problem's work, the ceilings (none: no roofline),
+// the SM count of the device the figures are for and its compute capability (the pipes'
+// rates). Variants with a warp work are ranked by their predicted time; the clock and
+// bandwidth come from the ceilings (without them the time is in cycles at 1 GHz and the
+// memory term is left out).
 [[nodiscard]] ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, double bytes,
-                                        const std::optional<Ceilings>& ceilings, int sms);
+                                        const std::optional<Ceilings>& ceilings, int sms, int compute_capability);
 
 // Spearman's rank correlation of two equally long series (ties get average ranks);
 // nullopt with fewer than 3 pairs or a constant series.

@@ -1,0 +1,83 @@
+// The time model's arithmetic on hand-made warp work: waves, the tail, the largest term
+// naming the bound, the memory term at the device's bandwidth, and the pipes' rates.
+#include "predict/time_model.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace autotune;
+
+namespace {
+
+LaunchShape shape(std::int64_t blocks, int threads, int resident)
+{
+    LaunchShape s;
+    s.grid_blocks = blocks;
+    s.threads_per_block = threads;
+    s.blocks_per_sm = resident;
+    s.sms = 2;
+    s.clock_mhz = 1000;
+    return s;
+}
+
+TEST(TimeModel, IssueBoundWorkTakesItsSlotsOverTheSchedulersPerWave)
+{
+    WarpWork w;
+    w.issue = 100;
+    w.latency_cycles = 50;
+    // 4 blocks of 4 warps on 2 SMs, one resident each: 2 waves of 4 × 100 / 4 = 100 cycles.
+    const TimePrediction p = predict_time(w, pipe_rates(86), shape(4, 128, 1));
+    EXPECT_DOUBLE_EQ(p.seconds, 200e-9);
+    EXPECT_EQ(p.bound, "issue");
+    EXPECT_DOUBLE_EQ(p.waves, 2);
+}
+
+TEST(TimeModel, AWarpAloneWaitingOnLatencyBoundsASparseSM)
+{
+    WarpWork w;
+    w.issue = 10;
+    w.latency_cycles = 1000;
+    const TimePrediction p = predict_time(w, pipe_rates(86), shape(2, 32, 8)); // one block per SM
+    EXPECT_DOUBLE_EQ(p.seconds, 1000e-9);
+    EXPECT_EQ(p.bound, "latency");
+}
+
+TEST(TimeModel, TheLastPartialWaveRunsWithTheBlocksLeft)
+{
+    WarpWork w;
+    w.issue = 100;
+    // 5 blocks, 2 SMs × 2 resident: one full wave (2 blocks × 4 warps × 100 / 4 = 200
+    // cycles), then 1 block left: 1 × 4 × 100 / 4 = 100 cycles.
+    const TimePrediction p = predict_time(w, pipe_rates(86), shape(5, 128, 2));
+    EXPECT_DOUBLE_EQ(p.seconds, 300e-9);
+    EXPECT_DOUBLE_EQ(p.waves, 1.25);
+}
+
+TEST(TimeModel, FP32RateDoublesFromAmpereGA10x)
+{
+    WarpWork w;
+    w.issue = 100;
+    w.fp32 = 100;
+    const TimePrediction a100 = predict_time(w, pipe_rates(80), shape(2, 128, 1));
+    const TimePrediction ga102 = predict_time(w, pipe_rates(86), shape(2, 128, 1));
+    EXPECT_EQ(a100.bound, "fp32");
+    EXPECT_DOUBLE_EQ(a100.seconds, 2 * ga102.seconds);
+}
+
+TEST(TimeModel, BytesAtTheBandwidthBoundAMemoryKernel)
+{
+    WarpWork w;
+    w.issue = 1;
+    LaunchShape s = shape(2, 32, 1);
+    s.bandwidth_gbs = 1000;
+    s.dram_bytes = 1e6; // 1 MB at 1000 GB/s: 1 us
+    const TimePrediction p = predict_time(w, pipe_rates(90), s);
+    EXPECT_DOUBLE_EQ(p.seconds, 1e-6);
+    EXPECT_EQ(p.bound, "dram");
+}
+
+TEST(TimeModel, ALaunchThatCannotRunIsRefused)
+{
+    EXPECT_THROW((void)predict_time(WarpWork{}, pipe_rates(90), shape(1, 32, 0)), std::invalid_argument);
+}
+
+} // namespace

@@ -1,0 +1,121 @@
+// What one warp executes, read from PTX: trip counts from the loop's exit test, immediate
+// constant loads folded into their consumers, data-dependent code at half weight, and the
+// in-order latency of a dependent chain against independent work.
+#include "predict/ptx_kernel.hpp"
+#include "predict/warp_work.hpp"
+
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace autotune;
+
+namespace {
+
+// A kernel entry around `body`, as NVRTC writes them.
+std::string kernel(const std::string& body)
+{
+    return ".version 8.0\n.target sm_86\n.address_size 64\n\n.const .align 4 .b8 table[64];\n\n"
+           ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n\t.reg .pred %p<8>;\n\t.reg .f32 %f<32>;\n"
+           "\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\n" +
+           body + "\tret;\n\n}\n";
+}
+
+WarpWork work_of(const std::string& body) { return analyse_warp_work(find_ptx_kernel(kernel(body), "k")); }
+
+TEST(PtxKernel, ReadsInstructionsGuardsLabelsAndOperands)
+{
+    const PtxKernel k = find_ptx_kernel(kernel("\tld.const.v2.f32 \t{%f1, %f2}, [%rd1+8];\n$L__BB0_2:\n"
+                                               "\t@!%p1 bra \t$L__BB0_2;\n"),
+                                        "");
+    ASSERT_EQ(k.name, "k");
+    ASSERT_EQ(k.body.size(), 4u); // ld, label, bra, ret
+    EXPECT_EQ(k.body[0].opcode, "ld.const.v2.f32");
+    EXPECT_EQ(k.body[0].operands, (std::vector<std::string>{"{%f1, %f2}", "[%rd1+8]"}));
+    EXPECT_TRUE(k.body[0].has_part("const"));
+    EXPECT_FALSE(k.body[0].has_part("global"));
+    EXPECT_EQ(k.body[1].label, "$L__BB0_2");
+    EXPECT_EQ(k.body[2].guard, "%p1");
+    EXPECT_TRUE(k.body[2].guard_negated);
+    EXPECT_EQ(k.body[2].base(), "bra");
+    EXPECT_THROW((void)find_ptx_kernel(kernel(""), "other"), std::invalid_argument);
+}
+
+TEST(WarpWork, ALoopCountsItsTripsFromTheExitTest)
+{
+    // for (i = 0; i < 600; i += 2): 300 trips of one fma.
+    const WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n\tfma.rn.f32 %f1, %f1, %f2, %f3;\n"
+                               "\tadd.s32 %r1, %r1, 2;\n\tsetp.ne.s32 %p1, %r1, 600;\n\t@%p1 bra $L__BB0_1;\n");
+    EXPECT_DOUBLE_EQ(w.fp32, 300);
+    EXPECT_DOUBLE_EQ(w.integer, 600); // the add and the compare
+    EXPECT_EQ(w.unknown_trip_counts, 0);
+    // The fma chain carries %f1 from trip to trip: 4 cycles each at least.
+    EXPECT_GE(w.latency_cycles, 300 * 4);
+}
+
+TEST(WarpWork, NestedLoopsMultiplyAndAStartFromTheLaunchCountsFromZero)
+{
+    // Outer: 0..10 step 1; inner starts at a thread index (unknown), 0..64 step 16: 4 trips.
+    const WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n\tmov.u32 %r2, %tid.x;\n$L__BB0_2:\n"
+                               "\tadd.f32 %f1, %f2, %f3;\n\tadd.s32 %r2, %r2, 16;\n\tsetp.lt.s32 %p2, %r2, 64;\n"
+                               "\t@%p2 bra $L__BB0_2;\n\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 10;\n"
+                               "\t@%p1 bra $L__BB0_1;\n");
+    EXPECT_DOUBLE_EQ(w.fp32, 40);
+    EXPECT_EQ(w.unknown_trip_counts, 0);
+}
+
+TEST(WarpWork, ALoopWithoutAVisibleBoundIsCountedAndSaidUnknown)
+{
+    const WarpWork w = work_of("\tld.param.u32 %r3, [k_param_0];\n\tmov.u32 %r1, 0;\n$L__BB0_1:\n"
+                               "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n\tadd.s32 %r1, %r1, 1;\n"
+                               "\tsetp.lt.s32 %p1, %r1, %r3;\n\t@%p1 bra $L__BB0_1;\n");
+    EXPECT_EQ(w.unknown_trip_counts, 1);
+    EXPECT_GT(w.fp32, 1);
+}
+
+TEST(WarpWork, ImmediateConstantLoadsFoldIntoTheirConsumers)
+{
+    const WarpWork folded = work_of("\tld.const.f32 %f1, [table+4];\n\tfma.rn.f32 %f2, %f1, %f3, %f4;\n");
+    EXPECT_DOUBLE_EQ(folded.constant_loads, 0);
+    EXPECT_DOUBLE_EQ(folded.issue, 1); // the fma alone
+    const WarpWork loaded = work_of("\tmov.u64 %rd1, table;\n\tld.const.f32 %f1, [%rd1];\n"
+                                    "\tfma.rn.f32 %f2, %f1, %f3, %f4;\n");
+    EXPECT_DOUBLE_EQ(loaded.constant_loads, 1);
+    EXPECT_DOUBLE_EQ(loaded.issue, 2);
+}
+
+TEST(WarpWork, CodeSkippedByADataDependentBranchCountsHalf)
+{
+    const std::string skipped = "\tfma.rn.f32 %f5, %f1, %f3, %f4;\n\tfma.rn.f32 %f6, %f1, %f3, %f4;\n$L__BB0_9:\n";
+    // A float compare decides: half the warps run the two fmas.
+    const WarpWork data = work_of("\tsetp.gt.f32 %p1, %f1, %f2;\n\t@%p1 bra $L__BB0_9;\n" + skipped);
+    EXPECT_DOUBLE_EQ(data.fp32, 1 + 2 * 0.5); // the compare, and half of the two fmas
+    // An index compare (a bounds check) decides: nearly every warp runs them.
+    const WarpWork bounds = work_of("\tsetp.ge.s32 %p1, %r1, %r2;\n\t@%p1 bra $L__BB0_9;\n" + skipped);
+    EXPECT_DOUBLE_EQ(bounds.fp32, 2);
+}
+
+TEST(WarpWork, GlobalTrafficIsCountedInWavefrontsAndBytes)
+{
+    const WarpWork w = work_of("\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n\tst.global.f32 [%rd2], %f1;\n");
+    EXPECT_DOUBLE_EQ(w.global_load_bytes, 32 * 16);
+    EXPECT_DOUBLE_EQ(w.global_store_bytes, 32 * 4);
+    EXPECT_DOUBLE_EQ(w.global_wavefronts, 4 + 1);
+    // The store waits for the load: a global load's latency dominates.
+    EXPECT_GE(w.latency_cycles, 400);
+}
+
+TEST(WarpWork, IndependentWorkOverlapsWhereADependentChainWaits)
+{
+    std::string chain, independent;
+    for (int i = 0; i < 16; ++i) {
+        chain += "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n";
+        independent += "\tfma.rn.f32 %f" + std::to_string(10 + i) + ", %f2, %f3, %f4;\n";
+    }
+    const WarpWork dependent = work_of(chain);
+    const WarpWork parallel = work_of(independent);
+    EXPECT_DOUBLE_EQ(dependent.issue, parallel.issue);
+    EXPECT_GE(dependent.latency_cycles, 16 * 4);
+    EXPECT_LE(parallel.latency_cycles, 16 + 4);
+}
+
+} // namespace

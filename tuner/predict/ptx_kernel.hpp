@@ -1,0 +1,40 @@
+// The body of one kernel's PTX as a list of instructions and labels: what the time model
+// counts. PTX is what NVRTC hands to ptxas, so it shows the compiler's unrolling, its
+// common subexpressions and its loop structure, before register allocation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autotune {
+
+struct PtxInstruction {
+    std::string label;                 // a label line ("$L__BB0_8"): no opcode
+    std::string opcode;                // "ld.const.v2.f32", "fma.rn.f32", "bra.uni"
+    std::vector<std::string> operands; // as written: "%f41", "[%rd13+8]", "{%f71, %f72}", "600"
+    std::string guard;                 // "%p53" for "@%p53 bra ..."; empty when unguarded
+    bool guard_negated = false;        // "@!%p53"
+
+    [[nodiscard]] bool is_label() const { return !label.empty(); }
+    // The opcode's first part: "ld" for "ld.const.v2.f32".
+    [[nodiscard]] std::string_view base() const;
+    // Whether the opcode has this dot-separated part: has_part("const") for "ld.const.f32".
+    [[nodiscard]] bool has_part(std::string_view part) const;
+};
+
+struct PtxKernel {
+    std::string name;
+    std::vector<PtxInstruction> body;
+};
+
+// The entries (.entry) of a PTX module, each with its body. Function bodies (.func)
+// called from an entry are not inlined here: NVRTC inlines device functions unless told
+// otherwise, and a call left in is counted as one instruction.
+[[nodiscard]] std::vector<PtxKernel> parse_ptx_kernels(std::string_view ptx);
+
+// The one entry of `ptx` whose name is `name` (mangled, as in the PTX), or the only entry
+// when `name` is empty. Throws std::invalid_argument naming what was looked for.
+[[nodiscard]] PtxKernel find_ptx_kernel(std::string_view ptx, std::string_view name);
+
+} // namespace autotune

@@ -1,0 +1,93 @@
+#include "predict/time_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace autotune {
+
+PipeRates pipe_rates(int cc)
+{
+    // Results per clock per SM / 32 (Programming Guide, "Arithmetic Instructions"): FP32
+    // 64 on 7.x and 8.0, 128 from 8.6; FP64 32 on 7.0/8.0, 64 on 9.0/10.0, 2 elsewhere;
+    // INT32 64; MUFU and conversions 16; half precision twice FP32; shared memory 128
+    // bytes (one wavefront) per clock.
+    PipeRates r;
+    const bool wide_fp32 = cc >= 86;
+    r.fp32 = wide_fp32 ? 4 : 2;
+    r.fp16 = 2 * r.fp32;
+    r.fp64 = (cc == 70 || cc == 80) ? 1 : (cc == 90 || cc == 100) ? 2 : 2.0 / 32;
+    r.integer = 2;
+    r.sfu = 0.5;
+    return r;
+}
+
+namespace {
+
+struct WaveCycles {
+    double cycles = 0;
+    std::vector<TimeTerm> terms; // in cycles
+};
+
+// One wave on one SM: `blocks` resident blocks of `warps` warps each.
+WaveCycles wave_cycles(const WarpWork& w, const PipeRates& r, double warps)
+{
+    const std::vector<TimeTerm> terms{
+        {"latency", w.latency_cycles},
+        {"issue", warps * w.issue / r.issue},
+        {"fp32", warps * w.fp32 / r.fp32},
+        {"fp64", warps * w.fp64 / r.fp64},
+        {"fp16", warps * w.fp16 / r.fp16},
+        {"integer", warps * w.integer / r.integer},
+        {"sfu", warps * w.sfu / r.sfu},
+        {"tensor", warps * w.tensor / r.tensor},
+        {"shared", warps * (w.shared_wavefronts + w.constant_loads) / r.mio},
+        {"l1", warps * (w.global_wavefronts + w.local_wavefronts) / r.lsu},
+    };
+    double most = 0;
+    for (const auto& t : terms)
+        most = std::max(most, t.seconds);
+    return {most, terms};
+}
+
+} // namespace
+
+TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const LaunchShape& launch)
+{
+    if (launch.sms <= 0 || launch.blocks_per_sm <= 0 || launch.clock_mhz <= 0 || launch.threads_per_block <= 0)
+        throw std::invalid_argument("the launch cannot run: no SM, no resident block or no clock");
+    const double warps_per_block = std::ceil(launch.threads_per_block / 32.0);
+    const double per_wave = static_cast<double>(launch.sms) * launch.blocks_per_sm;
+    const double blocks = static_cast<double>(std::max<std::int64_t>(launch.grid_blocks, 1));
+    const double full_waves = std::floor(blocks / per_wave);
+    const double rest = blocks - full_waves * per_wave;
+
+    // Full waves at full residency; the last, partial one with the blocks left spread
+    // over the SMs.
+    WaveCycles full = wave_cycles(work, rates, launch.blocks_per_sm * warps_per_block);
+    WaveCycles tail = rest > 0 ? wave_cycles(work, rates, std::ceil(rest / launch.sms) * warps_per_block) : WaveCycles{};
+    const double hz = launch.clock_mhz * 1e6;
+    TimePrediction p;
+    p.waves = full_waves + (rest > 0 ? rest / per_wave : 0);
+    for (std::size_t i = 0; i < full.terms.size(); ++i) {
+        const double cycles = full_waves * full.terms[i].seconds + (rest > 0 ? tail.terms[i].seconds : 0);
+        p.terms.push_back({full.terms[i].name, cycles / hz});
+    }
+    // What bounds the SM's time is the largest term of each wave, not of their sum.
+    const double sm_seconds = (full_waves * full.cycles + (rest > 0 ? tail.cycles : 0)) / hz;
+
+    const double total_warps = blocks * warps_per_block;
+    const double instruction_bytes = total_warps * (work.global_load_bytes + work.global_store_bytes);
+    const double bytes = launch.dram_bytes > 0 ? launch.dram_bytes : instruction_bytes;
+    const double dram = launch.bandwidth_gbs > 0 ? bytes / (launch.bandwidth_gbs * 1e9) : 0;
+    p.terms.push_back({"dram", dram});
+
+    p.seconds = std::max(sm_seconds, dram);
+    // Name the bound: the term whose share of the time is largest.
+    const auto largest = std::max_element(p.terms.begin(), p.terms.end(),
+                                          [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+    p.bound = largest->name;
+    return p;
+}
+
+} // namespace autotune

@@ -1,0 +1,57 @@
+// A predicted time per launch, from what one warp executes (warp_work.hpp), how many
+// warps share an SM (occupancy), how many waves the grid takes, and the device's clock
+// and memory bandwidth. Each term is a lower bound on the time; the largest is the
+// prediction and names what bounds the variant:
+//
+//   latency   one warp's in-order run, waiting on its operands, per wave
+//   issue     the warps' instructions through the SM's 4 schedulers
+//   fp32, fp64, fp16, integer, sfu, tensor   the same through one pipe at its rate
+//   shared    shared-memory, constant and shuffle wavefronts through the MIO (1 per clock)
+//   l1        global and local wavefronts through the load/store unit (1 per clock)
+//   dram      the launch's bytes at the device's memory bandwidth
+//
+// Rates per SM per clock come from the CUDA C++ Programming Guide's arithmetic
+// instruction throughput table (pipe_rates). Nothing here is fitted to measurements.
+#pragma once
+
+#include "predict/warp_work.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+// Warp instructions (or wavefronts) per SM per clock.
+struct PipeRates {
+    double issue = 4, fp32 = 2, fp64 = 1, fp16 = 4, integer = 2, sfu = 0.5, tensor = 1, mio = 1, lsu = 1;
+};
+
+[[nodiscard]] PipeRates pipe_rates(int compute_capability);
+
+struct LaunchShape {
+    std::int64_t grid_blocks = 0;
+    int threads_per_block = 0;
+    int blocks_per_sm = 0;    // resident, from the occupancy prediction
+    int sms = 0;
+    double clock_mhz = 0;
+    double bandwidth_gbs = 0;
+    double dram_bytes = 0;    // the launch's unique traffic (the cost model's bytes); 0: the instructions'
+};
+
+struct TimeTerm {
+    std::string name;
+    double seconds = 0;
+};
+
+struct TimePrediction {
+    double seconds = 0;
+    std::string bound;            // the largest term's name
+    std::vector<TimeTerm> terms;  // every term, in the order of the list above
+    double waves = 0;
+};
+
+// Throws std::invalid_argument when the shape cannot run (no SMs, no resident block).
+[[nodiscard]] TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const LaunchShape& launch);
+
+} // namespace autotune

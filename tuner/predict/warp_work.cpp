@@ -1,0 +1,459 @@
+#include "predict/warp_work.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+namespace autotune {
+namespace {
+
+// A data-dependent branch skips its code for some warps and not for others; with nothing
+// known of the data, half the warps run it.
+constexpr double data_dependent_share = 0.5;
+// A loop whose trip count the PTX does not show (a bound loaded from memory, say).
+constexpr double unknown_trips = 8;
+
+// How one PTX instruction reaches the machine: its issue slots, the pipe it occupies,
+// its latency (cycles until a dependent instruction may issue) and its memory traffic.
+struct InstructionCost {
+    double issue = 1;
+    double latency = 4;
+    enum class Pipe { none, fp32, fp64, fp16, integer, sfu, tensor, shared, constant, global, local, barrier } pipe =
+        Pipe::integer;
+    double pipe_slots = 1;   // slots on that pipe (wavefronts for memory)
+    double bytes = 0;        // per warp, global loads and stores
+    bool store = false;
+};
+
+std::optional<std::int64_t> immediate(std::string_view text)
+{
+    std::int64_t value = 0;
+    if (text.empty())
+        return std::nullopt;
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char* begin = text.data() + (hex ? 2 : 0);
+    const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value, hex ? 16 : 10);
+    if (ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+// Bytes of one lane's access: the element type's size times the vector width.
+double access_bytes(const PtxInstruction& in)
+{
+    double element = 4;
+    for (const auto& [suffix, size] : std::initializer_list<std::pair<const char*, double>>{
+             {"u8", 1}, {"s8", 1}, {"b8", 1}, {"u16", 2}, {"s16", 2}, {"b16", 2}, {"f16", 2}, {"bf16", 2},
+             {"u64", 8}, {"s64", 8}, {"b64", 8}, {"f64", 8}, {"b128", 16}})
+        if (in.has_part(suffix))
+            element = size;
+    const double vector = in.has_part("v8") ? 8 : in.has_part("v4") ? 4 : in.has_part("v2") ? 2 : 1;
+    return element * vector;
+}
+
+bool floating(const PtxInstruction& in, const char* type) { return in.has_part(type); }
+
+// Whether an address operand ("[d_filter+44]", "[%rd13+8]") names a register.
+bool register_addressed(const PtxInstruction& in)
+{
+    for (const auto& operand : in.operands)
+        if (!operand.empty() && operand.front() == '[')
+            return operand.find('%') != std::string::npos;
+    return false;
+}
+
+InstructionCost cost_of(const PtxInstruction& in)
+{
+    using Pipe = InstructionCost::Pipe;
+    InstructionCost c;
+    const std::string_view base = in.base();
+    const bool f32 = floating(in, "f32") || floating(in, "ftz");
+    const bool f64 = floating(in, "f64");
+    const bool f16 = floating(in, "f16") || floating(in, "f16x2") || floating(in, "bf16") || floating(in, "bf16x2");
+    auto memory = [&](Pipe pipe, double latency) {
+        c.pipe = pipe;
+        c.latency = latency;
+        const double lane_bytes = access_bytes(in);
+        c.pipe_slots = std::max(1.0, 32 * lane_bytes / 128);
+        c.bytes = 32 * lane_bytes;
+    };
+    if (base == "ld" || base == "ldu" || base == "st") {
+        c.store = base == "st";
+        if (in.has_part("param")) {
+            c = {.issue = 0, .latency = 0, .pipe = Pipe::none, .pipe_slots = 0};
+        } else if (in.has_part("const")) {
+            // An immediate address is a constant-bank operand of its consumer in SASS.
+            if (!register_addressed(in))
+                c = {.issue = 0, .latency = 0, .pipe = Pipe::none, .pipe_slots = 0};
+            else
+                c = {.issue = 1, .latency = 12, .pipe = Pipe::constant, .pipe_slots = 1};
+        } else if (in.has_part("shared")) {
+            memory(Pipe::shared, c.store ? 1 : 28);
+            c.bytes = 0;
+        } else if (in.has_part("local")) {
+            memory(Pipe::local, c.store ? 1 : 100);
+            c.bytes = 0;
+        } else {
+            memory(Pipe::global, c.store ? 1 : 450);
+        }
+        if (c.store)
+            c.latency = 1;
+        return c;
+    }
+    if (base == "cp" || base == "cp.async") {
+        memory(Pipe::global, 1);
+        return c;
+    }
+    if (base == "mov" || base == "cvta" || base == "bra" || base == "ret" || base == "exit") {
+        c.issue = base == "bra" ? 1 : 0; // moves are mostly renamed away by ptxas
+        c.pipe = Pipe::none;
+        c.latency = base == "mov" ? 0 : 4;
+        // Special registers (%tid.x, %ctaid.x) are read with S2R.
+        if (base == "mov" && in.operands.size() == 2 && in.operands[1].find('.') != std::string::npos &&
+            in.operands[1].front() == '%') {
+            c.issue = 1;
+            c.latency = 20;
+        }
+        return c;
+    }
+    if (base == "bar" || base == "barrier") {
+        c.pipe = Pipe::barrier;
+        c.latency = 20;
+        return c;
+    }
+    if (base == "mma" || base == "wgmma") {
+        c.pipe = Pipe::tensor;
+        c.pipe_slots = 4;
+        c.latency = 32;
+        return c;
+    }
+    if (base == "shfl") {
+        c.pipe = Pipe::shared;
+        c.latency = 24;
+        return c;
+    }
+    if (base == "atom" || base == "red") {
+        memory(Pipe::global, 500);
+        return c;
+    }
+    if (base == "tex" || base == "tld4" || base == "suld" || base == "sust") {
+        memory(Pipe::global, 400);
+        return c;
+    }
+    // Sequences ptxas expands: IEEE division and square root (a reciprocal on the MUFU
+    // plus Newton steps), integer division by a register.
+    if (base == "div" || base == "rem") {
+        if (f32 || f64) {
+            const bool approx = in.has_part("approx") || in.has_part("full");
+            c = {.issue = approx ? 2.0 : 10.0, .latency = approx ? 20.0 : 40.0, .pipe = Pipe::sfu, .pipe_slots = 1};
+        } else {
+            c = {.issue = 20, .latency = 60, .pipe = Pipe::integer, .pipe_slots = 20};
+        }
+        return c;
+    }
+    if (base == "rcp" || base == "sqrt" || base == "rsqrt" || base == "sin" || base == "cos" || base == "ex2" ||
+        base == "lg2" || base == "tanh") {
+        const bool approx = in.has_part("approx");
+        c = {.issue = approx ? 1.0 : 6.0, .latency = approx ? 16.0 : 30.0, .pipe = Pipe::sfu, .pipe_slots = 1};
+        return c;
+    }
+    if (base == "cvt" && (f32 || f64 || f16)) {
+        c.pipe = Pipe::sfu; // conversions run at the MUFU's rate on recent GPUs
+        c.latency = 8;
+        return c;
+    }
+    if (f64) {
+        c.pipe = Pipe::fp64;
+        c.latency = 8;
+    } else if (f16) {
+        c.pipe = Pipe::fp16;
+    } else if (f32) {
+        c.pipe = Pipe::fp32;
+    }
+    return c;
+}
+
+// Registers an operand names ("%f41", "[%rd13+8]" → "%rd13", "{%f1, %f2}"), special
+// registers (%tid.x) left out: they are ready from the start.
+template <typename F>
+void for_each_register(std::string_view operand, F&& f)
+{
+    for (std::size_t i = 0; i < operand.size(); ++i) {
+        if (operand[i] != '%')
+            continue;
+        std::size_t j = i + 1;
+        while (j < operand.size() && (std::isalnum(static_cast<unsigned char>(operand[j])) || operand[j] == '_'))
+            ++j;
+        if (j < operand.size() && operand[j] == '.') { // %tid.x
+            i = j;
+            continue;
+        }
+        f(operand.substr(i, j - i));
+        i = j;
+    }
+}
+
+// Which operands an instruction writes: the first, except for stores, branches and
+// barriers, which write nothing.
+bool writes_first_operand(const PtxInstruction& in)
+{
+    const std::string_view base = in.base();
+    return !(base == "st" || base == "bra" || base == "bar" || base == "barrier" || base == "red" || base == "ret" ||
+             base == "exit" || base == "cp" || base == "prefetch" || base == "membar" || base == "fence");
+}
+
+struct Loop {
+    std::size_t head = 0;  // the label's position
+    std::size_t latch = 0; // the backward branch's position
+    double trips = unknown_trips;
+    bool known = false;
+};
+
+class Analysis {
+public:
+    explicit Analysis(const PtxKernel& kernel) : body_(kernel.body)
+    {
+        for (std::size_t i = 0; i < body_.size(); ++i)
+            if (body_[i].is_label())
+                labels_[body_[i].label] = i;
+        find_loops();
+        weigh_conditional_code();
+    }
+
+    WarpWork run()
+    {
+        WarpWork work;
+        std::vector<double> weight(body_.size(), 1.0);
+        for (const Loop& loop : loops_)
+            for (std::size_t i = loop.head; i <= loop.latch; ++i)
+                weight[i] *= loop.trips;
+        for (const Loop& loop : loops_)
+            work.unknown_trip_counts += loop.known ? 0 : 1;
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            if (body_[i].is_label())
+                continue;
+            const InstructionCost c = cost_of(body_[i]);
+            const double w = weight[i] * share_[i];
+            work.issue += w * c.issue;
+            using Pipe = InstructionCost::Pipe;
+            const double slots = w * c.pipe_slots;
+            switch (c.pipe) {
+            case Pipe::fp32: work.fp32 += slots; break;
+            case Pipe::fp64: work.fp64 += slots; break;
+            case Pipe::fp16: work.fp16 += slots; break;
+            case Pipe::integer: work.integer += slots; break;
+            case Pipe::sfu: work.sfu += slots; break;
+            case Pipe::tensor: work.tensor += slots; break;
+            case Pipe::shared: work.shared_wavefronts += slots; break;
+            case Pipe::constant: work.constant_loads += slots; break;
+            case Pipe::global:
+                work.global_wavefronts += slots;
+                (c.store ? work.global_store_bytes : work.global_load_bytes) += w * c.bytes;
+                break;
+            case Pipe::local: work.local_wavefronts += slots; break;
+            case Pipe::barrier: work.barriers += w; break;
+            case Pipe::none: break;
+            }
+        }
+        std::unordered_map<std::string, double> ready;
+        work.latency_cycles = simulate(0, body_.size(), ready, 0.0);
+        return work;
+    }
+
+private:
+    // The last instruction in [from, to) that writes `reg`, searching backwards.
+    const PtxInstruction* definition(std::string_view reg, std::size_t from, std::size_t to) const
+    {
+        for (std::size_t i = to; i-- > from;) {
+            const PtxInstruction& in = body_[i];
+            if (!in.is_label() && !in.operands.empty() && writes_first_operand(in) && in.operands.front() == reg)
+                return &in;
+        }
+        return nullptr;
+    }
+
+    // The constant value of `operand` at `before`: an immediate, or a register last set
+    // from one through a chain of moves.
+    std::optional<std::int64_t> constant_value(std::string_view operand, std::size_t before, int depth = 0) const
+    {
+        if (const auto value = immediate(operand))
+            return value;
+        if (depth > 4 || operand.empty() || operand.front() != '%')
+            return std::nullopt;
+        const PtxInstruction* def = definition(operand, 0, before);
+        if (def == nullptr || def->base() != "mov" || def->operands.size() != 2)
+            return std::nullopt;
+        return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1);
+    }
+
+    // Trip count of a loop from its exit test: "@%p bra HEAD" after "setp.ne.s32 %p, %r,
+    // 600" with "add.s32 %r, %r, 2" in the body and %r entering as 0 → 300.
+    void estimate_trips(Loop& loop) const
+    {
+        const PtxInstruction& latch = body_[loop.latch];
+        if (latch.guard.empty())
+            return; // an unconditional back edge: left by a break; unknown
+        const PtxInstruction* test = definition(latch.guard, loop.head, loop.latch);
+        if (test == nullptr || test->base() != "setp" || test->operands.size() < 3)
+            return;
+        for (int side = 1; side <= 2; ++side) {
+            const std::string& induction = test->operands[side];
+            const std::string& other = test->operands[3 - side];
+            const PtxInstruction* step_def = definition(induction, loop.head, loop.latch);
+            if (step_def == nullptr || (step_def->base() != "add" && step_def->base() != "sub") ||
+                step_def->operands.size() != 3 || step_def->operands[1] != induction)
+                continue;
+            auto step = immediate(step_def->operands[2]);
+            if (!step || *step == 0)
+                continue;
+            if (step_def->base() == "sub")
+                step = -*step;
+            const auto bound = constant_value(other, loop.head);
+            if (!bound)
+                continue;
+            // Where the induction variable starts: its value entering the loop, or 0 when it
+            // comes from the launch (threadIdx.y in a strided loop), which makes the estimate
+            // the average over threads.
+            const auto start = constant_value(induction, loop.head).value_or(0);
+            const double distance = static_cast<double>(*bound - start);
+            const double trips = std::ceil(distance / static_cast<double>(*step));
+            if (trips >= 1 && trips < 1e9) {
+                loop.trips = trips;
+                loop.known = true;
+            }
+            return;
+        }
+    }
+
+    void find_loops()
+    {
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            const PtxInstruction& in = body_[i];
+            if (in.base() != "bra" || in.operands.empty())
+                continue;
+            const auto target = labels_.find(in.operands.front());
+            if (target == labels_.end() || target->second > i)
+                continue;
+            Loop loop{target->second, i};
+            estimate_trips(loop);
+            loops_.push_back(loop);
+        }
+        // Outer loops first: the largest latch for the earliest head.
+        std::sort(loops_.begin(), loops_.end(), [](const Loop& a, const Loop& b) {
+            return a.head != b.head ? a.head < b.head : a.latch > b.latch;
+        });
+    }
+
+    // Whether a predicate comes from the data (a floating-point compare, or logic over
+    // such compares) rather than from indices and sizes (bounds checks, which nearly every
+    // warp passes alike).
+    bool data_dependent(std::string_view predicate, std::size_t before, int depth = 0) const
+    {
+        if (depth > 6)
+            return false;
+        const PtxInstruction* def = definition(predicate, 0, before);
+        if (def == nullptr)
+            return false;
+        const std::size_t at = static_cast<std::size_t>(def - body_.data());
+        if (def->base() == "setp")
+            return def->has_part("f32") || def->has_part("f64") || def->has_part("f16");
+        bool any = false;
+        for (std::size_t k = 1; k < def->operands.size(); ++k)
+            if (!def->operands[k].empty() && def->operands[k].front() == '%')
+                any = any || data_dependent(def->operands[k], at, depth + 1);
+        return any;
+    }
+
+    // share_[i]: the fraction of warps that run instruction i, from the forward branches
+    // that skip it.
+    void weigh_conditional_code()
+    {
+        share_.assign(body_.size(), 1.0);
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            const PtxInstruction& in = body_[i];
+            if (in.base() != "bra" || in.guard.empty() || in.operands.empty())
+                continue;
+            const auto target = labels_.find(in.operands.front());
+            if (target == labels_.end() || target->second < i || !data_dependent(in.guard, i))
+                continue;
+            for (std::size_t k = i + 1; k < target->second; ++k)
+                share_[k] *= data_dependent_share;
+        }
+    }
+
+    // Cycles one warp spends in [begin, end), issuing in order: each instruction issues
+    // after the one before it and once its operands are ready. A loop inside counts its
+    // body's cycles times its trips, its results ready when it ends.
+    double simulate(std::size_t begin, std::size_t end, std::unordered_map<std::string, double>& ready, double start,
+                    bool loop_body = false)
+    {
+        double now = start;
+        std::set<std::string> written, carried; // carried: read before this region writes it
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto loop = std::find_if(loops_.begin(), loops_.end(), [&](const Loop& l) {
+                return l.head == i && l.latch < end && !(l.head == begin && l.latch + 1 == end);
+            });
+            if (loop != loops_.end()) {
+                std::unordered_map<std::string, double> inner;
+                const double body = simulate(loop->head, loop->latch + 1, inner, 0.0, true);
+                now += loop->trips * body;
+                for (std::size_t k = loop->head; k <= loop->latch; ++k)
+                    if (!body_[k].is_label() && writes_first_operand(body_[k]) && !body_[k].operands.empty())
+                        for_each_register(body_[k].operands.front(),
+                                          [&](std::string_view reg) { ready[std::string(reg)] = now; });
+                i = loop->latch;
+                continue;
+            }
+            const PtxInstruction& in = body_[i];
+            if (in.is_label())
+                continue;
+            const InstructionCost c = cost_of(in);
+            double operands_ready = now;
+            const bool writes = writes_first_operand(in);
+            for (std::size_t k = writes ? 1 : 0; k < in.operands.size(); ++k)
+                for_each_register(in.operands[k], [&](std::string_view reg) {
+                    if (!written.count(std::string(reg)))
+                        carried.insert(std::string(reg));
+                    if (const auto it = ready.find(std::string(reg)); it != ready.end())
+                        operands_ready = std::max(operands_ready, it->second);
+                });
+            if (!in.guard.empty())
+                if (const auto it = ready.find(in.guard); it != ready.end())
+                    operands_ready = std::max(operands_ready, it->second);
+            const double share = share_[i];
+            const double issue_at = now + share * (operands_ready - now);
+            now = issue_at + share * c.issue;
+            if (writes && !in.operands.empty())
+                for_each_register(in.operands.front(), [&](std::string_view reg) {
+                    ready[std::string(reg)] = issue_at + c.latency;
+                    written.insert(std::string(reg));
+                });
+        }
+        // A loop's next trip may start issuing before this one's results are ready, except
+        // where it reads them (the values the loop carries); the kernel is done when its
+        // last result is.
+        for (const auto& [reg, at] : ready)
+            if (!loop_body || carried.count(reg))
+                now = std::max(now, at);
+        return now - start;
+    }
+
+    const std::vector<PtxInstruction>& body_;
+    std::map<std::string, std::size_t> labels_;
+    std::vector<Loop> loops_;
+    std::vector<double> share_;
+};
+
+} // namespace
+
+WarpWork analyse_warp_work(const PtxKernel& kernel)
+{
+    return Analysis(kernel).run();
+}
+
+} // namespace autotune

@@ -1,0 +1,40 @@
+// What one warp of a kernel executes, read from its PTX: issue slots by pipe, bytes by
+// memory space, and how many cycles one warp alone needs when every instruction waits
+// for its operands (in-order issue, as GPU warps do). Loops count their trip counts where
+// the PTX shows them (an induction variable stepped by a constant towards a constant);
+// code skipped by a data-dependent branch counts at half weight. The time model
+// (time_model.hpp) turns this into a time per launch.
+#pragma once
+
+#include "predict/ptx_kernel.hpp"
+
+namespace autotune {
+
+struct WarpWork {
+    // Issue slots (SASS instructions, as the PTX expands: a div.rn.f32 is ~10) per warp.
+    double issue = 0;
+    double fp32 = 0;      // FP32 pipe (fma, add, mul, fp compares)
+    double fp64 = 0;      // FP64 pipe
+    double fp16 = 0;      // half/bfloat16 SIMT arithmetic
+    double integer = 0;   // INT pipe (address arithmetic, integer compares, logic)
+    double sfu = 0;       // multi-function unit: rcp, rsqrt, sin, ex2, lg2, conversions
+    double tensor = 0;    // mma issue slots weighted by shape (m16n8k16 = 4)
+    // Memory instructions, each one wavefront per 128 bytes the warp moves (or one for a
+    // uniform constant load).
+    double shared_wavefronts = 0;
+    double constant_loads = 0;   // register-addressed ld.const (immediate ones fold into operands)
+    double global_wavefronts = 0;
+    double local_wavefronts = 0; // spills and stack arrays
+    double global_load_bytes = 0;  // per warp, as the instructions ask (before any cache)
+    double global_store_bytes = 0;
+    double barriers = 0;
+    // Cycles one warp needs alone: in-order issue, each instruction waiting for its
+    // operands (the latencies are the typical ones of the pipe or memory it uses).
+    double latency_cycles = 0;
+    // Loops whose trip count the PTX did not show (counted once per entry).
+    int unknown_trip_counts = 0;
+};
+
+[[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel);
+
+} // namespace autotune
