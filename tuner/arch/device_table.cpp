@@ -16,6 +16,50 @@ constexpr std::int64_t MiB = 1024 * 1024;
 std::vector<DeviceSpec> build_table()
 {
     return {
+        {.key = "rtx-2080-ti",
+         .name = "NVIDIA GeForce RTX 2080 Ti",
+         .compute_capability = 75,
+         .sms = 68,
+         .boost_clock_mhz = 1545,
+         .memory_bandwidth_gbs = 616,
+         .l2_bytes = 5632 * 1024,
+         .fp32_tflops = 13.4,
+         .fp16_tensor_tflops = 53.8,
+         .int8_tensor_tops = 215.2,
+         .default_for_arch = true,
+         .source = "NVIDIA Turing GPU Architecture whitepaper, Table 1 (GeForce RTX 2080 Ti reference): 68 SMs, "
+                   "1545 MHz boost clock, 13.4 TFLOPS FP32, FP16 Tensor with FP32 accumulate 53.8 TFLOPS (107.6 with "
+                   "FP16 accumulate), INT8 Tensor 215.2 TOPS, 616 GB/s (352-bit GDDR6 at 14 Gbps), 5632 KB L2. One of "
+                   "the GPUs of Kernel Tuner's published measurements."},
+        {.key = "titan-rtx",
+         .name = "NVIDIA TITAN RTX",
+         .compute_capability = 75,
+         .sms = 72,
+         .boost_clock_mhz = 1770,
+         .memory_bandwidth_gbs = 672,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 16.3,
+         .fp16_tensor_tflops = 130.5,
+         .int8_tensor_tops = 261,
+         .source = "NVIDIA TITAN RTX product specifications: 4608 CUDA cores (72 SMs), 1770 MHz boost clock, 672 "
+                   "GB/s (384-bit GDDR6 at 14 Gbps), 130 Tensor TFLOPS; FP32 72 x 64 x 2 x 1.77 GHz = 16.3 TFLOPS. "
+                   "TITAN RTX runs FP16 with FP32 accumulate at the full 130.5 TFLOPS (Turing whitepaper, Appendix "
+                   "A); INT8 261 TOPS and the 6 MB L2 of the full TU102 from the same whitepaper."},
+        {.key = "a100-pcie-40gb",
+         .name = "NVIDIA A100 PCIe 40GB",
+         .compute_capability = 80,
+         .sms = 108,
+         .boost_clock_mhz = 1410,
+         .memory_bandwidth_gbs = 1555,
+         .l2_bytes = 40 * MiB,
+         .fp32_tflops = 19.5,
+         .fp16_tensor_tflops = 312,
+         .bf16_tensor_tflops = 312,
+         .int8_tensor_tops = 624,
+         .source = "NVIDIA A100 Tensor Core GPU datasheet, A100 40GB PCIe column: FP32 19.5 TFLOPS, FP16 and BFLOAT16 "
+                   "Tensor Core 312 | 624* TFLOPS, INT8 624 | 1248* TOPS (* = with sparsity; the dense figure is "
+                   "used), GPU memory bandwidth 1,555 GB/s; 108 SMs, 1410 MHz and 40 MB L2 from the A100 "
+                   "architecture whitepaper."},
         {.key = "a100-sxm-80gb",
          .name = "NVIDIA A100 SXM4 80GB",
          .compute_capability = 80,
@@ -33,6 +77,66 @@ std::vector<DeviceSpec> build_table()
                    "sparsity; the dense first figure is used), GPU memory bandwidth 2,039 GB/s. 108 SMs, 1410 MHz "
                    "boost clock and 40 MB L2 from the NVIDIA A100 Tensor Core GPU Architecture whitepaper, table "
                    "comparing P100, V100 and A100 (dense/sparse pairs 312/624, 624/1248)."},
+        {.key = "rtx-3090",
+         .name = "NVIDIA GeForce RTX 3090",
+         .compute_capability = 86,
+         .sms = 82,
+         .boost_clock_mhz = 1695,
+         .memory_bandwidth_gbs = 936,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 35.6,
+         .fp16_tensor_tflops = 71,
+         .bf16_tensor_tflops = 71,
+         .int8_tensor_tops = 284,
+         .default_for_arch = true,
+         .source = "NVIDIA Ampere GA102 GPU Architecture whitepaper, Table 2 (GeForce RTX 3090): 82 SMs, 1695 MHz "
+                   "boost clock, 35.6 TFLOPS FP32, FP16 and BF16 Tensor with FP32 accumulate 71/142* TFLOPS, INT8 "
+                   "Tensor 284/568* TOPS (* = with sparsity; the dense figure is used), 936 GB/s (384-bit GDDR6X at "
+                   "19.5 Gbps), 6144 KB L2. Kernel Tuner measured the shared data's spaces on it."},
+        {.key = "rtx-3060-laptop",
+         .name = "NVIDIA GeForce RTX 3060 Laptop GPU",
+         .compute_capability = 86,
+         .sms = 30,
+         .boost_clock_mhz = 1703,
+         .memory_bandwidth_gbs = 336,
+         .l2_bytes = 3 * MiB,
+         .fp32_tflops = 13.1,
+         .fp16_tensor_tflops = 26.1,
+         .bf16_tensor_tflops = 26.1,
+         .int8_tensor_tops = 104,
+         .source = "NVIDIA GeForce RTX 3060 Laptop GPU specifications: 3840 CUDA cores (30 SMs), boost clock 1283 - "
+                   "1703 MHz depending on the laptop's power limit (the top of the range is used), 6 GB GDDR6 on a "
+                   "192-bit bus at 14 Gbps = 336 GB/s. GA106 has 3 MB L2 (GA102 whitepaper, Appendix). FP32 30 x 128 "
+                   "x 2 x 1.703 GHz = 13.1 TFLOPS; the tensor figures scale the RTX 3090's per-SM, per-clock rates "
+                   "(GeForce: FP16 with FP32 accumulate at half rate) to 30 SMs at 1703 MHz. Kernel Tuner measured "
+                   "the shared data's spaces on it."},
+        {.key = "rtx-a4000",
+         .name = "NVIDIA RTX A4000",
+         .compute_capability = 86,
+         .sms = 48,
+         .boost_clock_mhz = 1560,
+         .memory_bandwidth_gbs = 448,
+         .l2_bytes = 4 * MiB,
+         .fp32_tflops = 19.2,
+         .fp16_tensor_tflops = 76.7,
+         .bf16_tensor_tflops = 76.7,
+         .source = "NVIDIA RTX A4000 datasheet: 6144 CUDA cores (48 SMs), 19.2 TFLOPS FP32, Tensor performance 153.4 "
+                   "TFLOPS with sparsity (76.7 dense; a professional part, FP32 accumulate at full rate), 448 GB/s; "
+                   "boost clock 1560 MHz = 19.2 TFLOPS / (6144 x 2). The 4 MB L2 of GA104 from the GA102 "
+                   "whitepaper's appendix."},
+        {.key = "rtx-a6000",
+         .name = "NVIDIA RTX A6000",
+         .compute_capability = 86,
+         .sms = 84,
+         .boost_clock_mhz = 1800,
+         .memory_bandwidth_gbs = 768,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 38.7,
+         .fp16_tensor_tflops = 154.8,
+         .bf16_tensor_tflops = 154.8,
+         .source = "NVIDIA RTX A6000 datasheet: 10752 CUDA cores (84 SMs), 38.7 TFLOPS FP32, Tensor performance 309.7 "
+                   "TFLOPS with sparsity (154.8 dense), 768 GB/s (384-bit GDDR6 at 16 Gbps); boost clock 1800 MHz = "
+                   "38.7 TFLOPS / (10752 x 2); 6 MB L2 (GA102)."},
         {.key = "l40s",
          .name = "NVIDIA L40S 48GB",
          .compute_capability = 89,
