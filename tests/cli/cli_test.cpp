@@ -13,6 +13,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 
 using namespace autotune;
 using ::testing::HasSubstr;
@@ -86,7 +88,7 @@ TEST_F(Cli, ASpecWithABadExpressionIsBadInputNamingTheSpecAndTheExpression)
 
 TEST_F(Cli, CompileOnlyWritesTheResultsFileAndPrintsTheTable)
 {
-    const auto r = autotune("copy --arch sm_80 --compile-only --out " + out_dir());
+    const auto r = autotune("copy --arch sm_80 --compile-only --quiet --out " + out_dir());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("regs"));
     EXPECT_THAT(r.out, HasSubstr("spill st/ld"));
@@ -103,19 +105,28 @@ TEST_F(Cli, CompileOnlyWritesTheResultsFileAndPrintsTheTable)
     for (const auto& v : results.at("variants")) {
         for (const char* field : {"params", "name_expression", "lowered_name", "template", "options", "status",
                                   "registers", "spill_stores", "spill_loads", "stack_frame", "shared_static",
-                                  "register_cap", "cubin_sha256", "cache_hit"})
+                                  "register_cap", "cubin_sha256"})
             EXPECT_TRUE(v.contains(field)) << field;
+        // How long a compile took and whether the cache served it belong to the run, not
+        // to the results: they live in the run's side file.
+        for (const char* field : {"cache_hit", "compile_seconds"})
+            EXPECT_FALSE(v.contains(field)) << field;
         EXPECT_EQ(v.at("status"), "ok");
         EXPECT_EQ(v.at("template"), "templates/copy.cuh");
         EXPECT_TRUE(v.at("params").is_object());
-        EXPECT_TRUE(v.at("cache_hit").is_boolean());
         EXPECT_GT(v.at("registers").get<int>(), 0);
     }
-    // No temporary left next to the results file.
-    std::size_t files = 0;
+    for (const char* field : {"created", "compile_seconds"})
+        EXPECT_FALSE(results.contains(field)) << field;
+    const json run = json::parse(test::read_file(dir.path() / "results" / "sm_80" / "runs" / "copy.json"));
+    EXPECT_EQ(run.at("problems").at(0).at("variants").size(), 36u);
+    EXPECT_TRUE(run.at("problems").at(0).at("variants").at(0).at("cache_hit").is_boolean());
+    EXPECT_FALSE(run.at("created").get<std::string>().empty());
+    // No temporary left next to the results file and the folder of run logs.
+    std::set<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "results" / "sm_80"))
-        files += entry.is_regular_file();
-    EXPECT_EQ(files, 1u);
+        files.insert(entry.path().filename().string());
+    EXPECT_EQ(files, (std::set<std::string>{"copy.json", "runs"}));
 }
 
 TEST_F(Cli, ASecondRunWithTheSameCacheCompilesNothing)
@@ -124,7 +135,8 @@ TEST_F(Cli, ASecondRunWithTheSameCacheCompilesNothing)
     const auto r = autotune("copy --arch sm_90 --compile-only --json --out " + out_dir());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json results = json::parse(r.out);
-    for (const auto& v : results.at("variants"))
+    const json run = json::parse(test::read_file(dir.path() / "results" / "sm_90" / "runs" / "copy.json"));
+    for (const auto& v : run.at("problems").at(0).at("variants"))
         EXPECT_TRUE(v.at("cache_hit").get<bool>()) << v.at("index");
     EXPECT_EQ(json::parse(test::read_file(dir.path() / "results" / "sm_90" / "copy.json")), results);
 }
@@ -239,10 +251,11 @@ TEST_F(Cli, TwoConcurrentRunsShareTheCacheSafely)
         EXPECT_EQ(a.at("variants").at(i).at("sass_sha256"), b.at("variants").at(i).at("sass_sha256"));
     const auto third = autotune("copy --arch sm_86 --compile-only --json --out " + out_dir());
     ASSERT_EQ(third.exit_code, 0) << third.err;
-    for (const auto& v : json::parse(third.out).at("variants")) {
-        EXPECT_TRUE(v.at("cache_hit").get<bool>());
+    for (const auto& v : json::parse(third.out).at("variants"))
         EXPECT_EQ(v.at("status"), "ok");
-    }
+    const json log = json::parse(test::read_file(dir.path() / "results" / "sm_86" / "runs" / "copy.json"));
+    for (const auto& v : log.at("problems").at(0).at("variants"))
+        EXPECT_TRUE(v.at("cache_hit").get<bool>());
 }
 
 } // namespace
@@ -320,8 +333,8 @@ TEST_F(Cli, CompileOnlyResultsCarryOccupancy)
     EXPECT_THAT(table.out, HasSubstr("blk/SM"));
     EXPECT_THAT(table.out, HasSubstr("limit"));
     EXPECT_THAT(table.out, HasSubstr("device model: h200-sxm"));
-    const auto none = autotune("copy --arch sm_86 --compile-only --out " + out_dir());
-    EXPECT_THAT(none.out, HasSubstr("device model: none known for sm_86"));
+    const auto none = autotune("copy --arch sm_87 --compile-only --out " + out_dir()); // Jetson Orin: none
+    EXPECT_THAT(none.out, HasSubstr("device model: none known for sm_87"));
 }
 
 } // namespace
@@ -353,7 +366,7 @@ TEST_F(CliWithoutDriver, DevicesSaysSoInOneLineAndListsNothing)
 
 TEST_F(CliWithoutDriver, TuningCompilesPredictsAndSaysNothingWasMeasured)
 {
-    const auto r = autotune("copy --arch sm_90 --out " + out_dir());
+    const auto r = autotune("copy --arch sm_90 --quiet --out " + out_dir());
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
     EXPECT_EQ(lines(r.err), 1u);
@@ -418,10 +431,11 @@ TEST_F(Cli, ResultsCarryTheProblemsRooflineAndTheModelsWinner)
     }
 }
 
-TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsTwo)
+// Nothing about the input was wrong: a command that could not run exits 1, not 2.
+TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsOne)
 {
     const auto r = autotune("roofline");
-    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.exit_code, 1);
     EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
     EXPECT_EQ(lines(r.err), 1u);
 }
@@ -516,6 +530,115 @@ TEST_F(Cli, TheHeaderChecksTheWinnerAgainstTheMachineCodeMeasuredAsNvccBuiltIt)
     const auto differing = autotune(fmt::format("header {} -o {}", path.string(), header));
     ASSERT_EQ(differing.exit_code, 0) << differing.err;
     EXPECT_THAT(differing.out, HasSubstr("mismatch: gemm sm_90: MISMATCH: nvcc -Xcicc=--sharedmem32=0 builds other machine code"));
+}
+
+} // namespace
+
+namespace {
+
+// Where nobody watches a terminal (these tests capture stderr), a run says how far it is in
+// whole lines; --quiet silences them and nothing else.
+TEST_F(Cli, ProgressIsLinesWithoutATerminalAndQuietSilencesIt)
+{
+    const auto r = autotune("copy --arch sm_90 --compile-only --json --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("autotune: compiling copy for sm_90"));
+    EXPECT_THAT(r.err, HasSubstr("/36 (100%)")) << r.err;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << "a log gets lines, not a redrawn counter";
+    EXPECT_TRUE(json::accept(r.out)) << "progress must not reach stdout";
+    const auto quiet = autotune("copy --arch sm_90 --compile-only --json --quiet --out " + out_dir());
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+}
+
+// The results file is a function of its inputs: a second run on the same inputs (now all
+// from the cache) leaves its bytes alone, and so does a newer build of the tool that would
+// write the same content. A change of content is written.
+TEST_F(Cli, RerunningOnTheSameInputsLeavesTheResultsFileByteIdentical)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    const auto path = dir.path() / "results" / "sm_90" / "copy.json";
+    const std::string first = test::read_file(path);
+    nlohmann::ordered_json document = nlohmann::ordered_json::parse(first); // the file's key order
+    EXPECT_EQ(document.at("schema_version"), 2);
+    EXPECT_EQ(document.at("tool").at("name"), "autotune");
+    EXPECT_FALSE(document.at("tool").at("git_revision").get<std::string>().empty());
+
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    EXPECT_EQ(test::read_file(path), first);
+
+    // As if an older build had written it: the same content keeps the older provenance.
+    document["tool"]["git_revision"] = "0123456789ab";
+    const std::string older = document.dump(2) + "\n";
+    { std::ofstream(path) << older; }
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    EXPECT_EQ(test::read_file(path), older);
+
+    // Content that differs from what this run finds is replaced, provenance and all.
+    document["variants"][0]["registers"] = 255;
+    { std::ofstream(path) << document.dump(2) << "\n"; }
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    const json rewritten = json::parse(test::read_file(path));
+    EXPECT_NE(rewritten.at("variants").at(0).at("registers"), 255);
+    EXPECT_NE(rewritten.at("tool").at("git_revision"), "0123456789ab");
+}
+
+TEST_F(Cli, VersionSaysTheToolItsRevisionAndTheToolkit)
+{
+    const auto r = autotune("--version");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^autotune \d+\.\d+\.\d+ \(git ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")))
+        << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(CUDA toolkit \d+\.\d+)"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(NVRTC \d+\.\d+)"))) << r.out;
+}
+
+// A results file from a newer autotune is refused by every reader, in one line saying
+// which schema this build reads and which the file has.
+TEST_F(Cli, EveryReaderRefusesANewerResultsSchema)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    json document = json::parse(test::read_file(dir.path() / "results" / "sm_90" / "copy.json"));
+    document["schema_version"] = 99;
+    const auto newer = dir.path() / "newer.json";
+    { std::ofstream(newer) << document.dump(2); }
+    const std::string file = newer.string();
+    for (const std::string& command :
+         {"header " + file + " --no-check -o " + (dir.path() / "h.hpp").string(), "report " + file + " -o " +
+          (dir.path() / "report").string(), "compare " + file + " " + file, "merge " + file + " -o " +
+          (dir.path() / "m.json").string(), "replay " + file + " --strategy random --budget 5",
+          "fidelity " + file}) {
+        const auto r = autotune(command);
+        EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+        EXPECT_THAT(r.err, HasSubstr(file)) << command;
+        EXPECT_THAT(r.err, HasSubstr("schema version 99")) << command;
+        EXPECT_THAT(r.err, HasSubstr("reads schema versions up to 2")) << command;
+        EXPECT_EQ(lines(r.err), 1u) << command << ": " << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "h.hpp"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "report"));
+}
+
+// The commands that write files say what they wrote, as JSON when asked.
+TEST_F(Cli, FileWritingCommandsSayWhatTheyWroteAsJson)
+{
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --out " + out_dir()).exit_code, 0);
+    const std::string results = (dir.path() / "results" / "sm_90" / "copy.json").string();
+    const std::string header = (dir.path() / "tuned.hpp").string();
+    const auto h = autotune("header " + results + " --no-check --json -o " + header);
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    const json written = json::parse(h.out);
+    EXPECT_EQ(written.at("written"), json::array({header}));
+    EXPECT_GT(written.at("entries").get<int>(), 0);
+    EXPECT_TRUE(std::filesystem::exists(header));
+
+    const std::string merged = (dir.path() / "merged.json").string();
+    ASSERT_EQ(autotune("copy --arch sm_90 --compile-only --quiet --shard 0/1 --out " + out_dir()).exit_code, 0);
+    const auto m = autotune("merge " + (dir.path() / "results" / "sm_90" / "copy.shard-0-of-1.json").string() +
+                            " --json -o " + merged);
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_EQ(json::parse(m.out).at("written"), json::array({merged}));
+    EXPECT_EQ(json::parse(m.out).at("variants"), 36);
 }
 
 } // namespace

@@ -33,7 +33,7 @@ protected:
 
 TEST_F(UserKernelCli, TheExampleCompilesAndRanksEndToEnd)
 {
-    const auto r = autotune(fmt::format("run {} --arch sm_90 --compile-only --out {}", example().string(), out_dir()));
+    const auto r = autotune(fmt::format("run {} --arch sm_90 --compile-only --quiet --out {}", example().string(), out_dir()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err; // the reference variant is valid: nothing to warn about
     EXPECT_THAT(r.out, HasSubstr("variants of blur for sm_90"));

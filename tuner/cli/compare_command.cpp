@@ -6,6 +6,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "emit/problem_views.hpp"
+#include "emit/results_reader.hpp"
 #include "rank/compare_results.hpp"
 #include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
@@ -26,23 +27,17 @@ using json = nlohmann::ordered_json;
 namespace autotune::cli {
 namespace {
 
-json read_document(const fs::path& path)
-{
-    std::ifstream in(path);
-    if (!in)
-        throw UsageError(fmt::format("cannot read results file '{}'", path.string()));
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw UsageError(one_line(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what())));
-    }
-}
-
 // Each tuned problem of a file is compared on its own (a spec's [[problems]]).
 void add_problems(const fs::path& path, std::vector<ResultsDocument>& documents)
 {
+    json document;
     try {
-        for (json& view : problem_views(read_document(path)))
+        document = read_results_file(path);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(one_line(e.what()));
+    }
+    try {
+        for (json& view : problem_views(std::move(document)))
             documents.push_back({path.string(), std::move(view)});
     } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format("results file '{}': {}", path.string(), e.what()));

@@ -6,6 +6,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
+#include "cli/written_outcome.hpp"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -19,9 +20,11 @@ int header_command(const Arguments& args)
     std::vector<std::string> inputs;
     std::string output;
     bool check = true;
-    CommandLine line("usage: autotune header RESULTS... -o FILE [--no-check]");
+    bool json = false;
+    CommandLine line("usage: autotune header RESULTS... -o FILE [--no-check] [--json]");
     line.options()("output,o", po::value(&output), "the header to write")(
-        "no-check", "skip rebuilding the winners with nvcc (faster; the header says so)");
+        "no-check", "skip rebuilding the winners with nvcc (faster; the header says so)")(
+        "json", po::bool_switch(&json), "say what was written as JSON");
     line.positional("results", po::value(&inputs)->composing(), -1);
     if (!line.parse(args))
         return exit_ok;
@@ -31,9 +34,14 @@ int header_command(const Arguments& args)
     if (output.empty())
         throw UsageError("autotune header needs -o FILE: where to write the header");
     const HeaderOutcome outcome = generate_tuned_header(inputs, output, check);
-    for (const auto& line : outcome.mismatches)
-        std::cout << "mismatch: " << line << "\n";
-    std::cout << outcome.entries << " tuned configurations written to " << output << "\n";
+    std::string text;
+    for (const auto& mismatch : outcome.mismatches)
+        text += "mismatch: " + mismatch + "\n";
+    text += std::to_string(outcome.entries) + " tuned configurations written to " + output + "\n";
+    print_written(json,
+                  {{"written", {output}}, {"entries", outcome.entries}, {"inputs", inputs}, {"checked", check},
+                   {"mismatches", outcome.mismatches}},
+                  text);
     return exit_ok;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/written_outcome.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "util/atomic_file.hpp"
 
@@ -22,13 +23,15 @@ int import_command(const Arguments& args)
 {
     std::vector<std::string> positional;
     std::string out;
-    CommandLine line("usage: autotune import kt-cache FILE -o RESULTS\n\n"
+    bool as_json = false;
+    CommandLine line("usage: autotune import kt-cache FILE -o RESULTS [--json]\n\n"
                      "Converts a Kernel Tuner cache file (JSON, gzipped or not) into an autotune results file:\n"
                      "every cached configuration becomes a variant (index = its position in the cartesian order\n"
                      "of tune_params), measured ones with their samples, failed ones with the status\n"
                      "compile_error (CompilationFailedConfig) or launch_error (RuntimeFailedConfig);\n"
                      "InvalidConfig entries are left out, like configurations the constraints remove.");
-    line.options()("output,o", po::value(&out), "RESULTS: the results file to write");
+    line.options()("output,o", po::value(&out), "RESULTS: the results file to write")(
+        "json", po::bool_switch(&as_json), "say what was written as JSON");
     line.positional("inputs", po::value(&positional)->composing(), -1);
     if (!line.parse(args))
         return exit_ok;
@@ -56,18 +59,26 @@ int import_command(const Arguments& args)
     std::string counts;
     for (const auto& [status, n] : statuses)
         counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, status);
-    std::cout << fmt::format("imported {} configurations of {} from {} ({}) into {}\n", results.at("variants").size(),
-                             results.at("kernel").get<std::string>(), file, counts.empty() ? "none" : counts, out);
+    std::string text = fmt::format("imported {} configurations of {} from {} ({}) into {}\n",
+                                   results.at("variants").size(), results.at("kernel").get<std::string>(), file,
+                                   counts.empty() ? "none" : counts, out);
     const json& winner = results.at("problems").at(0).at("winner");
+    json winner_summary = nullptr;
     if (!winner.is_null()) {
         for (const auto& v : results.at("variants"))
             if (v.at("index") == winner.at("index")) {
-                std::cout << fmt::format("winner: #{} {} at {:.6g} s (median)\n", winner.at("index").dump(),
-                                         winner.at("params").dump(),
-                                         v.at("measurement").at("time_seconds").at("median").get<double>());
+                const double median = v.at("measurement").at("time_seconds").at("median").get<double>();
+                text += fmt::format("winner: #{} {} at {:.6g} s (median)\n", winner.at("index").dump(),
+                                    winner.at("params").dump(), median);
+                winner_summary = {{"index", winner.at("index")}, {"params", winner.at("params")},
+                                  {"median_seconds", median}};
                 break;
             }
     }
+    print_written(as_json,
+                  {{"written", {out}}, {"kernel", results.at("kernel")}, {"configurations", results.at("variants").size()},
+                   {"statuses", statuses}, {"winner", winner_summary}},
+                  text);
     return exit_ok;
 }
 

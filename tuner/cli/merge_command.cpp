@@ -3,6 +3,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/written_outcome.hpp"
 #include "emit/merge_results.hpp"
 #include "emit/results_reader.hpp"
 #include "util/atomic_file.hpp"
@@ -18,23 +19,29 @@ int merge_command(const Arguments& args)
 {
     std::vector<std::string> paths;
     std::string output;
-    CommandLine line("usage: autotune merge PARTS... -o FILE");
-    line.options()("output,o", po::value(&output), "the merged results file");
+    bool json = false;
+    CommandLine line("usage: autotune merge PARTS... -o FILE [--json]");
+    line.options()("output,o", po::value(&output), "the merged results file")(
+        "json", po::bool_switch(&json), "say what was written as JSON");
     line.positional("parts", po::value(&paths)->composing(), -1);
     if (!line.parse(args))
         return exit_ok;
     if (paths.empty() || output.empty())
         throw UsageError("autotune merge needs the parts and -o FILE, e.g. autotune merge results/sm_90/gemm.shard-*-of-4.json "
                          "-o results/sm_90/gemm.json");
+    std::size_t variants = 0;
     try {
         std::vector<nlohmann::ordered_json> parts;
         for (const auto& path : paths)
             parts.push_back(read_results_file(path));
-        write_file_atomically(output, merge_results(parts, paths).dump(2) + "\n");
+        const nlohmann::ordered_json merged = merge_results(parts, paths);
+        variants = merged.at("variants").size();
+        write_file_atomically(output, merged.dump(2) + "\n");
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    std::cout << "merged " << paths.size() << " parts into " << output << "\n";
+    print_written(json, {{"written", {output}}, {"parts", paths}, {"variants", variants}},
+                  "merged " + std::to_string(paths.size()) + " parts into " + output + "\n");
     return exit_ok;
 }
 

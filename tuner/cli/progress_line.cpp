@@ -1,30 +1,45 @@
 #include "cli/progress_line.hpp"
 
 #include <fmt/format.h>
-#include <iostream>
+#include <unistd.h>
 
 namespace autotune::cli {
 
-ProgressLine::ProgressLine(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
+ProgressStyle progress_style(bool quiet, bool json_output)
+{
+    if (quiet)
+        return ProgressStyle::quiet;
+    return !json_output && isatty(STDERR_FILENO) ? ProgressStyle::terminal : ProgressStyle::log;
+}
+
+ProgressLine::ProgressLine(ProgressStyle style, std::string label, std::ostream& out)
+    : style_(style), label_(std::move(label)), out_(out), throttle_(ProgressThrottle::Clock::now())
+{
+}
 
 void ProgressLine::update(std::size_t done, std::size_t total)
 {
-    if (!enabled_)
-        return;
     std::lock_guard lock(mutex_);
-    std::cerr << fmt::format("\r[{:>{}}/{}] {}", done, std::to_string(total).size(), total, label_) << std::flush;
+    if (style_ == ProgressStyle::terminal) {
+        out_ << fmt::format("\r[{:>{}}/{}] {}", done, std::to_string(total).size(), total, label_) << std::flush;
+    } else if (style_ == ProgressStyle::log) {
+        if (const auto line = throttle_.update(done, total, ProgressThrottle::Clock::now(), label_))
+            out_ << "autotune: " << *line << "\n" << std::flush;
+    }
 }
 
 void ProgressLine::relabel(std::string label)
 {
     std::lock_guard lock(mutex_);
     label_ = std::move(label);
+    throttle_.restart(ProgressThrottle::Clock::now());
 }
 
 void ProgressLine::finish()
 {
-    if (enabled_)
-        std::cerr << "\r\033[K" << std::flush;
+    std::lock_guard lock(mutex_);
+    if (style_ == ProgressStyle::terminal)
+        out_ << "\r\033[K" << std::flush;
 }
 
 } // namespace autotune::cli

@@ -1,23 +1,34 @@
-// A one-line progress counter on a terminal ("[ 37/150] compiling gemm for sm_90"),
-// redrawn in place; silent when output is not a terminal.
+// Progress of a long run on stderr: on a terminal a one-line counter redrawn in place
+// ("[ 37/150] compiling gemm for sm_90"); elsewhere (CI logs, `| tee`, --json) a line at
+// each tenth of the work or every 15 s (util/progress_throttle.hpp); nothing with --quiet.
 #pragma once
+
+#include "util/progress_throttle.hpp"
 
 #include <cstddef>
 #include <mutex>
+#include <ostream>
 #include <string>
 
 namespace autotune::cli {
 
+enum class ProgressStyle { terminal, log, quiet };
+
+// terminal when stderr is one and stdout is not JSON, else log; quiet when asked.
+[[nodiscard]] ProgressStyle progress_style(bool quiet, bool json_output);
+
 class ProgressLine {
 public:
-    ProgressLine(bool enabled, std::string label);
+    ProgressLine(ProgressStyle style, std::string label, std::ostream& out);
     void update(std::size_t done, std::size_t total);
-    void finish(); // clears the line
-    void relabel(std::string label);
+    void finish(); // clears the terminal line
+    void relabel(std::string label); // a new phase: the log's clock starts over
 
 private:
-    bool enabled_;
+    ProgressStyle style_;
     std::string label_;
+    std::ostream& out_;
+    ProgressThrottle throttle_;
     std::mutex mutex_;
 };
 

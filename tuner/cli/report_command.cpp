@@ -7,9 +7,11 @@
 #include "emit/markdown_report.hpp"
 #include "emit/peer_ratio.hpp"
 #include "emit/problem_views.hpp"
+#include "emit/results_reader.hpp"
 #include "emit/roofline_svg.hpp"
 #include "rank/measured_ceilings.hpp"
 #include "util/atomic_file.hpp"
+#include "util/one_line.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -42,14 +44,11 @@ int report_command(const Arguments& args)
     };
     std::vector<Section> sections;
     for (const auto& path : paths) {
-        std::ifstream in(path);
-        if (!in)
-            throw UsageError(fmt::format("results file '{}' not found", path));
         json document;
         try {
-            document = json::parse(in);
-        } catch (const json::exception& e) {
-            throw UsageError(fmt::format("results file '{}' is not valid JSON: {}", path, e.what()));
+            document = read_results_file(path);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(one_line(e.what()));
         }
         if (!document.contains("problems") || !document.contains("variants"))
             throw UsageError(fmt::format("results file '{}' has no ranked problems (written by an older autotune?)", path));

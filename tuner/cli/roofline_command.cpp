@@ -1,9 +1,11 @@
 // autotune roofline [--device N] [--out DIR]: measure a GPU's ceilings once and store
 // them as DIR/devices/<device>.json, where ranking finds them. A measuring-only command:
-// without a driver or a device it exits 2 with the reason.
+// without a driver it exits 1 with the reason (nothing about the input was wrong); a
+// device ordinal that does not exist is bad input (2).
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/written_outcome.hpp"
 #include "measure/ceilings_probe.hpp"
 
 #include <boost/program_options.hpp>
@@ -18,15 +20,19 @@ int roofline_command(const Arguments& args)
 {
     int device = 0;
     std::string out = "results";
-    CommandLine line("usage: autotune roofline [--device N] [--out DIR]");
+    bool json = false;
+    CommandLine line("usage: autotune roofline [--device N] [--out DIR] [--json]");
     line.options()("device", po::value(&device)->default_value(0), "GPU ordinal")(
-        "out", po::value(&out)->default_value("results"), "results directory; writes DIR/devices/<device>.json");
+        "out", po::value(&out)->default_value("results"), "results directory; writes DIR/devices/<device>.json")(
+        "json", po::bool_switch(&json), "say what was measured and written as JSON");
     if (!line.parse(args))
         return exit_ok;
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
-    if (!driver)
-        throw UsageError("nothing was measured: " + why_not);
+    if (!driver) {
+        std::cerr << "autotune: roofline: nothing was measured: " << why_not << "\n";
+        return exit_failed;
+    }
     MeasuredCeilings ceilings;
     try {
         ceilings = measure_ceilings(*driver, device);
@@ -34,10 +40,14 @@ int roofline_command(const Arguments& args)
         throw UsageError(e.what());
     }
     const auto path = write_measured_ceilings(std::filesystem::path(out) / "devices", ceilings);
-    std::cout << fmt::format("{} (sm_{}): {:.0f} GB/s (device-to-device copy), {:.0f} GFLOP/s fp32 at {:.0f} MHz\n"
-                             "written: {}\n",
-                             ceilings.device, ceilings.compute_capability, ceilings.bandwidth_gbs,
-                             ceilings.compute_gflops.at("fp32"), ceilings.clock_mhz, path.string());
+    print_written(json,
+                  {{"written", {path.string()}}, {"device", ceilings.device},
+                   {"arch", fmt::format("sm_{}", ceilings.compute_capability)}, {"bandwidth_gbs", ceilings.bandwidth_gbs},
+                   {"compute_gflops", ceilings.compute_gflops}, {"clock_mhz", ceilings.clock_mhz}},
+                  fmt::format("{} (sm_{}): {:.0f} GB/s (device-to-device copy), {:.0f} GFLOP/s fp32 at {:.0f} MHz\n"
+                              "written: {}\n",
+                              ceilings.device, ceilings.compute_capability, ceilings.bandwidth_gbs,
+                              ceilings.compute_gflops.at("fp32"), ceilings.clock_mhz, path.string()));
     return exit_ok;
 }
 

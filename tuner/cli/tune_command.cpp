@@ -12,6 +12,7 @@
 #include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
+#include "emit/run_facts.hpp"
 #include "measure/gpu_devices.hpp"
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
@@ -31,7 +32,6 @@
 #include <ctime>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 namespace po = boost::program_options;
 
@@ -61,6 +61,7 @@ struct TuneOptions {
     double max_seconds = 5.0;
     double variant_timeout = 60.0;
     bool json = false;
+    bool quiet = false;
 };
 
 void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
@@ -84,6 +85,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
         ("json", po::bool_switch(&o.json), "print the results JSON instead of the table")
+        ("quiet,q", po::bool_switch(&o.quiet), "no progress lines on stderr (errors and warnings still print)")
         ("max-noise", po::value(&o.max_noise_percent)->default_value(1.0), "stop sampling when the median's relative standard error is below this, percent")
         ("min-samples", po::value(&o.min_samples)->default_value(10), "samples before the noise rule may stop")
         ("max-time", po::value(&o.max_seconds)->default_value(5.0), "seconds of sampling per variant at most")
@@ -151,11 +153,11 @@ std::set<std::size_t> parse_variant_list(const std::string& list)
     return wanted;
 }
 
-std::string utc_date()
+std::string utc_time()
 {
     const std::time_t now = std::time(nullptr);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     return text;
 }
 
@@ -277,7 +279,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
                                                  index, problem.to_string()));
     }
 
-    ProgressLine progress(!o.json && isatty(STDERR_FILENO), fmt::format("compiling {} for {}", spec.name, arch.name()));
+    ProgressLine progress(progress_style(o.quiet, o.json), fmt::format("compiling {} for {}", spec.name, arch.name()),
+                          std::cerr);
     settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     setup.search.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     setup.progress = &progress;
@@ -291,12 +294,13 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
 
     std::vector<TuningRun> runs;
-    const std::string created = utc_date();
+    const std::string created = utc_time();
     for (const auto& problem : problems) {
         runs.push_back(tune_problem(setup, problem));
         runs.back().created = created;
     }
     const auto path = write_results(runs, o.out);
+    write_run_facts(runs, path);
     // The journal kept each measurement safe while the run was going; the results file
     // now holds them all.
     std::filesystem::remove(journal);

@@ -1,6 +1,7 @@
 #include "emit/kt_cache_import.hpp"
 
 #include "arch/arch_spec.hpp"
+#include "emit/results_json.hpp"
 #include "measure/sample_statistics.hpp"
 #include "util/one_line.hpp"
 
@@ -265,6 +266,8 @@ json import_kt_cache(const std::filesystem::path& file)
     if (combinations > indexed.size() + invalid)
         removed.push_back({{"rule", "not in the Kernel Tuner cache"}, {"removed", combinations - indexed.size() - invalid}});
     return json{
+        {"schema_version", results_schema_version},
+        {"tool", tool_json()},
         {"kernel", kernel},
         {"spec", nullptr},
         {"arch", arch ? json(*arch) : json(nullptr)},

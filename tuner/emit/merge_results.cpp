@@ -1,5 +1,6 @@
 #include "emit/merge_results.hpp"
 
+#include "arch/arch_target.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_json.hpp"
 #include "emit/results_reader.hpp"
@@ -25,6 +26,18 @@ OccupancyLimiter limiter_from(const std::string& name)
     return OccupancyLimiter::warps;
 }
 
+// 86 for "sm_86"; 0 (no time model's rates) for anything else, e.g. an imported cache's null.
+int compute_capability_of(const json& arch)
+{
+    if (!arch.is_string())
+        return 0;
+    try {
+        return parse_arch(arch.get<std::string>()).number();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
 // What ranking needs, read back from a variant's record (what rank_facts_of_run made of it).
 RankFacts facts_of_record(const json& v)
 {
@@ -44,6 +57,8 @@ RankFacts facts_of_record(const json& v)
         f.memory_ops = {p.at("scalar_loads").get<std::size_t>(), p.at("vector_loads").get<std::size_t>(),
                         p.at("scalar_stores").get<std::size_t>(), p.at("vector_stores").get<std::size_t>()};
         f.arithmetic_share = p.at("arithmetic_share").get<double>();
+        if (const json& w = p.value("warp_work", json()); !w.is_null())
+            f.warp_work = warp_work_of_json(w);
     }
     const json& o = v.at("occupancy");
     if (o.is_null() || v.at("status") == "pruned")
@@ -127,11 +142,9 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
     // Counts of the whole space. Every part enumerated the whole space before taking its
     // share, so each holds the same removals; the valid variants are split among them.
     std::size_t valid = 0;
-    double compile_seconds = 0;
     json search = nullptr;
     for (const auto& part : parts) {
         valid += part.at("space").at("valid").get<std::size_t>();
-        compile_seconds += part.value("compile_seconds", 0.0);
         if (const json& s = part.value("search", json()); !s.is_null()) {
             if (search.is_null())
                 search = s;
@@ -141,7 +154,6 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
         }
     }
     merged["space"]["valid"] = valid;
-    merged["compile_seconds"] = compile_seconds;
     merged["search"] = search;
     for (auto& rule : merged["pruning"]) {
         std::size_t total = 0;
@@ -166,7 +178,7 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
                             c.at("clock_mhz").get<double>(), c.at("source").get<std::string>()};
     const int sms = problem.value("sms", 0);
     const ProblemRanking ranking = rank_facts(facts, problem.at("flops").get<double>(), problem.at("bytes").get<double>(),
-                                              ceilings, sms);
+                                              ceilings, sms, compute_capability_of(parts[0].at("arch")));
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const json fields = ranked_variant_json(&ranking.variants[i]); // named: items() of a temporary dangles
         for (const auto& [key, value] : fields.items())

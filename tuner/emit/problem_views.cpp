@@ -9,8 +9,8 @@ using json = nlohmann::ordered_json;
 
 const std::vector<const char*>& per_problem_fields()
 {
-    static const std::vector<const char*> fields{"problem", "space",  "compile_seconds", "pruning",
-                                                 "search",  "launch_bound_search", "variants"};
+    static const std::vector<const char*> fields{"problem", "space", "pruning", "search",
+                                                 "launch_bound_search", "variants"};
     return fields;
 }
 

@@ -2,11 +2,14 @@
 
 #include "emit/problem_views.hpp"
 #include "util/atomic_file.hpp"
+#include "util/tool_version.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 namespace autotune {
@@ -66,9 +69,11 @@ json measurement_json(const VariantMeasurement& m)
 
 json ptx_facts_json(const RankFacts& f)
 {
-    return {{"scalar_loads", f.memory_ops.scalar_loads}, {"vector_loads", f.memory_ops.vector_loads},
-            {"scalar_stores", f.memory_ops.scalar_stores}, {"vector_stores", f.memory_ops.vector_stores},
-            {"arithmetic_share", f.arithmetic_share}};
+    json facts{{"scalar_loads", f.memory_ops.scalar_loads}, {"vector_loads", f.memory_ops.vector_loads},
+               {"scalar_stores", f.memory_ops.scalar_stores}, {"vector_stores", f.memory_ops.vector_stores},
+               {"arithmetic_share", f.arithmetic_share}};
+    facts["warp_work"] = f.warp_work ? warp_work_json(*f.warp_work) : json(nullptr);
+    return facts;
 }
 
 json variant_json(const Variant& variant, const CompiledVariant& compiled, const PredictionOutcome& predicted,
@@ -114,8 +119,6 @@ json variant_json(const Variant& variant, const CompiledVariant& compiled, const
         {"cubin_sha256", when_ok(compiled.cubin_sha256)},
         {"sass_sha256", when_ok(compiled.sass_sha256)},
         {"ptx_facts", ok && facts ? ptx_facts_json(*facts) : json(nullptr)},
-        {"cache_hit", compiled.cache_hit},
-        {"compile_seconds", compiled.compile_seconds},
         {"occupancy", predicted.prediction ? occupancy_json(predicted.prediction->occupancy) : json(nullptr)},
         {"launch_bound_cap", nullptr},
         {"flags", predicted.prediction ? json(predicted.prediction->flags) : json::array()},
@@ -225,13 +228,24 @@ json ranked_variant_json(const RankedVariant* r)
 {
     if (r == nullptr || !r->predicted)
         return json{{"gflops", nullptr}, {"gbps", nullptr}, {"roofline_fraction", nullptr},
-                    {"predicted_fraction", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
+                    {"predicted_fraction", nullptr}, {"predicted_time", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
                     {"predicted_rank", nullptr}};
     const ModelFactors& f = r->factors;
+    json predicted_time = nullptr;
+    if (r->predicted_time) {
+        json terms = json::object();
+        for (const auto& t : r->predicted_time->terms)
+            terms[t.name] = t.seconds;
+        predicted_time = {{"seconds", r->predicted_time->seconds},
+                          {"bound", r->predicted_time->bound},
+                          {"waves", r->predicted_time->waves},
+                          {"terms", terms}};
+    }
     return json{{"gflops", optional_value(r->gflops)},
                 {"gbps", optional_value(r->gbps)},
                 {"roofline_fraction", optional_value(r->roofline_fraction)},
                 {"predicted_fraction", r->predicted_fraction},
+                {"predicted_time", predicted_time},
                 {"model_factors",
                  {{"occupancy", f.occupancy}, {"spills", f.spills}, {"waves", f.waves}, {"vectors", f.vectors},
                   {"issue", f.issue}}},
@@ -279,11 +293,12 @@ json results_json(const TuningRun& run)
     for (const auto& m : run.measurements)
         measured = measured || (m && m->status == "ok");
     return json{
+        {"schema_version", results_schema_version},
+        {"tool", tool_json()},
         {"kernel", run.kernel},
         {"spec", run.spec_path},
         {"arch", run.arch},
         {"nvrtc_version", run.nvrtc_version},
-        {"created", run.created},
         {"compiler", to_string(run.compiler)},
         {"device", run.device ? device_json(*run.device) : json(nullptr)},
         {"measured", measured},
@@ -301,7 +316,6 @@ json results_json(const TuningRun& run)
           {"combinations", run.combinations},
           {"valid", run.variants.size()},
           {"removed", removals}}},
-        {"compile_seconds", run.seconds},
         {"pruning", [&] {
              json rules = json::array();
              for (const auto& r : run.pruning.removals)
@@ -327,6 +341,54 @@ json results_json(const TuningRun& run)
     };
 }
 
+json warp_work_json(const WarpWork& w)
+{
+    return {{"issue", w.issue},
+            {"fp32", w.fp32},
+            {"fp64", w.fp64},
+            {"fp16", w.fp16},
+            {"integer", w.integer},
+            {"sfu", w.sfu},
+            {"tensor", w.tensor},
+            {"shared_wavefronts", w.shared_wavefronts},
+            {"constant_loads", w.constant_loads},
+            {"global_wavefronts", w.global_wavefronts},
+            {"local_wavefronts", w.local_wavefronts},
+            {"global_load_bytes", w.global_load_bytes},
+            {"global_store_bytes", w.global_store_bytes},
+            {"barriers", w.barriers},
+            {"latency_cycles", w.latency_cycles},
+            {"unknown_trip_counts", w.unknown_trip_counts}};
+}
+
+WarpWork warp_work_of_json(const json& j)
+{
+    WarpWork w;
+    w.issue = j.at("issue").get<double>();
+    w.fp32 = j.at("fp32").get<double>();
+    w.fp64 = j.at("fp64").get<double>();
+    w.fp16 = j.at("fp16").get<double>();
+    w.integer = j.at("integer").get<double>();
+    w.sfu = j.at("sfu").get<double>();
+    w.tensor = j.at("tensor").get<double>();
+    w.shared_wavefronts = j.at("shared_wavefronts").get<double>();
+    w.constant_loads = j.at("constant_loads").get<double>();
+    w.global_wavefronts = j.at("global_wavefronts").get<double>();
+    w.local_wavefronts = j.at("local_wavefronts").get<double>();
+    w.global_load_bytes = j.at("global_load_bytes").get<double>();
+    w.global_store_bytes = j.at("global_store_bytes").get<double>();
+    w.barriers = j.at("barriers").get<double>();
+    w.latency_cycles = j.at("latency_cycles").get<double>();
+    w.unknown_trip_counts = j.at("unknown_trip_counts").get<int>();
+    return w;
+}
+
+json tool_json()
+{
+    const ToolVersion tool = tool_version();
+    return {{"name", tool.name}, {"version", tool.version}, {"git_revision", tool.git_revision}};
+}
+
 json results_document(const std::vector<TuningRun>& runs)
 {
     std::vector<json> views;
@@ -340,7 +402,20 @@ std::filesystem::path write_results(const std::vector<TuningRun>& runs, const st
     if (runs.empty())
         throw std::invalid_argument("no problem was tuned: nothing to write");
     const auto path = out_dir / runs.front().arch / results_file_name(runs.front().kernel, runs.front().shard);
-    write_file_atomically(path, results_document(runs).dump(2) + "\n");
+    json document = results_document(runs);
+    // Same content, same bytes: a file that would change only in which build of the tool
+    // wrote it keeps its bytes, so a rerun that learned nothing leaves tracked files alone.
+    if (std::ifstream in(path); in) {
+        const std::string existing((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const json previous = json::parse(existing, nullptr, false);
+        if (previous.is_object() && previous.contains("tool")) {
+            json same_tool = document;
+            same_tool["tool"] = previous["tool"];
+            if (same_tool.dump(2) + "\n" == existing)
+                return path;
+        }
+    }
+    write_file_atomically(path, document.dump(2) + "\n");
     return path;
 }
 

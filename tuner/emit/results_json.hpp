@@ -13,7 +13,19 @@
 
 namespace autotune {
 
+// The version of the results document's layout. Readers take this version and older, and
+// refuse a newer one (read_results_file). 2: run-volatile facts (the date, compile times,
+// cache hits) left the document for the run's side file; `tool` and `schema_version` came.
+inline constexpr int results_schema_version = 2;
+
 [[nodiscard]] nlohmann::ordered_json results_json(const TuningRun& run);
+
+// A variant's warp work (its record's ptx_facts.warp_work), and back.
+[[nodiscard]] nlohmann::ordered_json warp_work_json(const WarpWork& work);
+[[nodiscard]] WarpWork warp_work_of_json(const nlohmann::ordered_json& record);
+
+// {"name", "version", "git_revision"} of this build: who wrote a document.
+[[nodiscard]] nlohmann::ordered_json tool_json();
 
 // The parts of a results document that ranking writes, for a run and for merged shards:
 // a variant's rank fields, and a problem's entry (identities[i] = index and params of
@@ -31,7 +43,8 @@ namespace autotune {
 // in the order tuned; see problem_views.hpp for how further problems are held.
 [[nodiscard]] nlohmann::ordered_json results_document(const std::vector<TuningRun>& runs);
 
-// DIR/<arch>/<results_file_name>, written atomically; returns the path written.
+// DIR/<arch>/<results_file_name>, written atomically unless the file there already holds
+// the same document (only `tool` may differ): then it is left as it is. Returns the path.
 std::filesystem::path write_results(const std::vector<TuningRun>& runs, const std::filesystem::path& out_dir);
 
 } // namespace autotune

@@ -14,7 +14,8 @@
 
 namespace autotune {
 
-// Throws std::invalid_argument naming the path: missing, not JSON, not a results file.
+// Throws std::invalid_argument naming the path: missing, not JSON, not a results file, or
+// of a newer schema_version than results_schema_version.
 [[nodiscard]] nlohmann::ordered_json read_results_file(const std::filesystem::path& path);
 
 struct ResultsContext {

@@ -260,7 +260,6 @@ std::vector<HeaderEntry> header_entries(const json& results, const std::string& 
         for (const auto& [name, value] : e.problem)
             variables += fmt::format(" {}={}", name, value);
         const std::string toolkit = fmt::format("CUDA {}", results.value("nvrtc_version", std::string("?")));
-        const std::string date = results.value("created", std::string("undated"));
         const json& measurement = record->at("measurement");
         if (shipped.is_object()) {
             const double median = shipped.at("median_seconds").get<double>();
@@ -281,7 +280,7 @@ std::vector<HeaderEntry> header_entries(const json& results, const std::string& 
             e.notes.push_back(fmt::format("sm_{},{}: predicted, not measured: {:.0f}% of the roof by the model (variant {})",
                                           cc, variables, 100 * record->at("predicted_fraction").get<double>(), index));
         }
-        e.notes.push_back(fmt::format("from {} ({}, {}, {})", path, date, toolkit,
+        e.notes.push_back(fmt::format("from {} ({}, {})", path, toolkit,
                                       record->value("compiler", std::string("nvrtc"))));
         out.push_back(std::move(e));
     }

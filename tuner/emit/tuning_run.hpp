@@ -26,7 +26,7 @@ struct TuningRun {
     std::string spec_path;       // relative to the project where possible
     std::string arch;            // "sm_90"
     std::string nvrtc_version;   // "13.0"
-    std::string created;         // UTC date of the run, "2026-11-29"
+    std::string created;         // UTC time of the run, "2026-11-29T05:43:09Z" (the run facts file only)
     const DeviceSpec* roofline_device = nullptr; // whose datasheet ceilings apply; null: none known
     bool roofline_device_named = false;          // --device, rather than the arch's default
     CompilerKind compiler = CompilerKind::nvrtc;
