@@ -7,7 +7,10 @@ tuning matrix opens the one pull request), then its steps, run here as GitHub wo
 (a wrapper adds the flag), the artifacts travel from the tuning job to the fan-in job as
 upload-artifact and download-artifact would carry them, `git push` and `gh` are stand-ins
 that record what they were asked. A regression is played by making `compare` exit 1: the
-summary must be written all the same, and the step must fail."""
+summary must be written all the same, and the step must fail.
+
+ci.yml: runs .ci/run on pushes and pull requests, on a hosted runner, and a newer push
+cancels the run it supersedes."""
 import fnmatch
 import glob
 import json
@@ -100,6 +103,25 @@ compare_steps = [s for s in tune["steps"] if "autotune compare" in script(s)]
 expect(len(compare_steps) == 1, "nightly: one step compares with the committed results")
 compare_step = compare_steps[0] if compare_steps else {}
 expect("GITHUB_STEP_SUMMARY" in script(compare_step), "nightly: the compare step writes the job summary")
+
+# ---------------------------------------------------------------- ci.yml
+ci = load("ci.yml")
+ci_triggers = triggers_of(ci)
+expect("push" in ci_triggers and "pull_request" in ci_triggers, "ci: runs on push and pull_request")
+concurrency = ci.get("concurrency") or {}
+expect(isinstance(concurrency, dict) and "github.ref" in str(concurrency.get("group", ""))
+       and concurrency.get("cancel-in-progress") is True,
+       "ci: concurrency per ref with cancel-in-progress: true (a newer push cancels the superseded run)")
+ci_runners = [job for job in ci["jobs"].values() if re.search(r"(^|[\s/])(bash\s+)?\.ci/run\b", job_text(job))]
+expect(len(ci_runners) == 1, "ci: a job runs .ci/run")
+for job in ci_runners:
+    runs_on = job.get("runs-on")
+    expect(isinstance(runs_on, str) and runs_on.startswith("ubuntu-"), f"ci: .ci/run runs on a hosted runner, not {runs_on}")
+    expect(any(s.get("uses", "").startswith("actions/checkout") for s in job["steps"]), "ci: checks out the code")
+    # scripts/setup installs Debian's packages but not the CUDA toolkit, which a hosted runner lacks.
+    runs_at = next(i for i, s in enumerate(job["steps"]) if ".ci/run" in script(s))
+    expect(any("cuda-toolkit" in script(s) + s.get("uses", "") for s in job["steps"][:runs_at]),
+           "ci: the CUDA toolkit is installed before .ci/run")
 
 # ---------------------------------------------------------------- nightly-tune.yml: run it
 arch = matrix[0]["arch"]
