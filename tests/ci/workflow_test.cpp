@@ -1,5 +1,7 @@
-// The nightly GPU workflow, checked where there is no GPU: its structure, and every
-// autotune command it runs, in --compile-only mode (tests/ci/check_workflow.py).
+// The GitHub workflows, checked where there is no GPU and no GitHub (tests/ci/check_workflow.py):
+// the nightly tunes every built-in kernel (its steps run here, compile-only), writes its summary
+// before a regression fails it, and one job after the matrix opens or updates one pull request;
+// ci.yml runs .ci/run on pushes and pull requests, cancelling superseded runs.
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +11,7 @@ using namespace autotune;
 
 namespace {
 
-TEST(NightlyWorkflow, HasItsStructureAndItsCommandsRunCompileOnly)
+TEST(Workflows, NightlyAndCiHaveTheirStructureAndTheNightlyStepsRunCompileOnly)
 {
     const auto r = test::run_command(fmt::format("python3 {}/tests/ci/check_workflow.py {} {}", test::source_dir().string(),
                                                  test::source_dir().string(), test::autotune_binary().string()));
