@@ -1,4 +1,4 @@
-# The functions a consumer build calls (see tests/consumer/ for a whole example).
+# The functions a consumer build calls (docs/tuned-header.md has a whole example, built by a test).
 
 # autotune_generate_header(OUTPUT <header> RESULTS <results.json>... [NO_CHECK])
 #   Generates the tuned header at build time from results files (one per kernel and
