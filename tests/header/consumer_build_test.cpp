@@ -1,11 +1,17 @@
-// tests/consumer/ built the way another project builds against autotune: install the
-// package, generate the tuned header from results at build time, compile the tuned GEMM
-// and copy kernels with nvcc for sm_80 and sm_90. Then the binary is read back with
-// cuobjdump: each architecture's kernels carry that architecture's tuned launch bounds,
-// register count and vector width.
+// docs/tuned-header.md's consumer project, built the way another project builds against
+// autotune: its CMakeLists.txt and app.cu are cut out of the page verbatim (between the
+// consumer-cmake and consumer-app markers), its results files lie in results/ next to them,
+// named by relative paths as the page names them, and tests/consumer/checks.cmake adds the
+// test's own targets. Install the package, generate the tuned header at build time, compile
+// the tuned GEMM and copy kernels and the page's own policy-carrying kernel with nvcc for
+// sm_80 and sm_90. Then: a consumer that forgets its header's include directory fails to
+// compile, and the binary is read back with cuobjdump: each architecture's kernels carry
+// that architecture's tuned launch bounds, register count and vector width.
 #include "support/test_support.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
@@ -59,14 +65,35 @@ Winner winner_of(const std::filesystem::path& results)
     throw std::runtime_error("no winner in " + results.string());
 }
 
-TEST(ConsumerBuild, EachArchitectureGetsItsTunedLaunchBoundsRegistersAndVectorWidth)
+// The code block of docs/tuned-header.md between <!-- NAME:begin --> and <!-- NAME:end -->,
+// without its fences.
+std::string documented(const std::string& name)
 {
-    const std::string dump_tool = cuobjdump();
-    if (dump_tool.empty())
-        GTEST_SKIP() << "no cuobjdump (in the toolkit or from PyPI's nvidia-cuda-cuobjdump; scripts/setup installs it)";
+    const std::string page = test::read_file(test::source_dir() / "docs" / "tuned-header.md");
+    const std::string begin = "<!-- " + name + ":begin -->\n", end = "<!-- " + name + ":end -->";
+    const auto from = page.find(begin), to = page.find(end);
+    if (from == std::string::npos || to == std::string::npos || to < from)
+        throw std::runtime_error("docs/tuned-header.md has no " + name + " block");
+    const std::string block = page.substr(from + begin.size(), to - from - begin.size());
+    const auto first_line = block.find('\n'), fence = block.rfind("```");
+    if (block.rfind("```", 0) != 0 || fence == std::string::npos || fence <= first_line)
+        throw std::runtime_error("the " + name + " block of docs/tuned-header.md is not one fenced code block");
+    return block.substr(first_line + 1, fence - first_line - 1);
+}
+
+TEST(ConsumerBuild, TheDocumentedProjectBuildsAndEachArchitectureGetsItsTunedLaunchBoundsRegistersAndVectorWidth)
+{
     test::TempDir dir;
-    const auto results = dir.path() / "results";
+    const auto source = dir.path() / "app";
+    const auto results = source / "results";
     const std::string autotune = test::autotune_binary().string();
+    // The page's project as a user writes it, relative results paths included.
+    const std::string cmake = documented("consumer-cmake");
+    ASSERT_THAT(cmake, ::testing::HasSubstr("RESULTS results/sm_80/gemm.json"));
+    std::filesystem::create_directories(source);
+    std::filesystem::copy(test::source_dir() / "tests" / "consumer", source);
+    std::ofstream(source / "CMakeLists.txt") << cmake << "\ninclude(${CMAKE_CURRENT_SOURCE_DIR}/checks.cmake)\n";
+    std::ofstream(source / "app.cu") << documented("consumer-app");
     // One variant per arch and kernel, chosen so the architectures differ: sm_80 gets
     // __launch_bounds__(256, 2) (gemm's padded, double-buffered 128×128×8 tile) and copy's
     // 16-byte loads, sm_90 no bounds and copy's 8-byte loads.
@@ -82,12 +109,27 @@ TEST(ConsumerBuild, EachArchitectureGetsItsTunedLaunchBoundsRegistersAndVectorWi
         return r.exit_code == 0;
     };
     ASSERT_TRUE(step(fmt::format("cmake --install {} --prefix {}", AUTOTUNE_BINARY_DIR, (dir.path() / "prefix").string())));
-    ASSERT_TRUE(step(fmt::format("cmake -S {}/tests/consumer -B {} -G Ninja -DCMAKE_PREFIX_PATH={} -DCMAKE_CUDA_COMPILER={} "
-                                 "'-DAUTOTUNE_RESULTS={r}/sm_80/gemm.json;{r}/sm_90/gemm.json;{r}/sm_80/copy.json;{r}/sm_90/copy.json'",
-                                 test::source_dir().string(), (dir.path() / "build").string(), (dir.path() / "prefix").string(),
-                                 (test::cuda_bin_dir() / "nvcc").string(), fmt::arg("r", results.string()))));
-    ASSERT_TRUE(step(fmt::format("cmake --build {}", (dir.path() / "build").string())));
-    const std::string binary = (dir.path() / "build" / "consumer").string();
+    const auto build = dir.path() / "build";
+    ASSERT_TRUE(step(fmt::format("cmake -S {} -B {} -G Ninja -DCMAKE_PREFIX_PATH={} -DCMAKE_CUDA_COMPILER={}", source.string(),
+                                 build.string(), (dir.path() / "prefix").string(), (test::cuda_bin_dir() / "nvcc").string())));
+    ASSERT_TRUE(step(fmt::format("cmake --build {}", build.string())));
+    // The header names its results as the project named them: the same bytes in any checkout.
+    EXPECT_THAT(test::read_file(build / "tuned" / "autotune_tuned.hpp"), ::testing::HasSubstr("// from results/sm_90/gemm.json ("));
+    // checks.cmake's relative OUTPUT, generated in the build directory.
+    EXPECT_TRUE(std::filesystem::exists(build / "relative" / "autotune_tuned.hpp"));
+    EXPECT_FALSE(std::filesystem::exists(source / "relative"));
+
+    // Without its include directory, "autotune_tuned.hpp" is nowhere: the built-in kernels'
+    // header is installed as autotune/builtin/autotune_tuned.hpp and does not answer for it.
+    const auto forgot = test::run_command(fmt::format("cmake --build {} --target forgot_include_dir", build.string()));
+    EXPECT_NE(forgot.exit_code, 0) << forgot.out << forgot.err;
+    EXPECT_THAT(forgot.out + forgot.err, ::testing::ContainsRegex("autotune_tuned\\.hpp: No such file"));
+
+    const std::string dump_tool = cuobjdump();
+    if (dump_tool.empty())
+        GTEST_SKIP() << "built; no cuobjdump to read the binary back (in the toolkit or from PyPI's "
+                        "nvidia-cuda-cuobjdump; scripts/setup installs it)";
+    const std::string binary = (build / "app").string();
 
     const auto usage = by_arch(test::run_command(dump_tool + " -res-usage " + binary).out);
     const auto elf = by_arch(test::run_command(dump_tool + " -elf " + binary).out);
@@ -109,15 +151,15 @@ TEST(ConsumerBuild, EachArchitectureGetsItsTunedLaunchBoundsRegistersAndVectorWi
             const std::string code = sass.at(arch).substr(function, next - function);
             EXPECT_EQ(code.find("LDG.E.128") != std::string::npos, w.vec == 4) << kernel;
         }
-        // The launch bounds by __CUDA_ARCH__: the probe kernel carries the arch's gemm bounds.
+        // The launch bounds by __CUDA_ARCH__: the page's own kernel carries the arch's gemm bounds.
         const Winner gemm = winner_of(results / arch / "gemm.json");
-        const auto info = elf.at(arch).find("\n.nv.info._Z12policy_probePf\n"); // the section's dump, not its table row
+        const auto info = elf.at(arch).find("\n.nv.info._Z11scale_tilesPfif\n"); // the section's dump, not its table row
         ASSERT_NE(info, std::string::npos);
-        const std::string probe = elf.at(arch).substr(info, elf.at(arch).find("\n\n\n", info) - info);
+        const std::string policy = elf.at(arch).substr(info, elf.at(arch).find("\n\n\n", info) - info);
         if (gemm.max_threads > 0)
-            EXPECT_THAT(probe, ::testing::ContainsRegex(fmt::format(R"(EIATTR_MAX_THREADS\s+Format:\s+\w+\s+Value:\s+0x{:x} 0x1 0x1)", gemm.max_threads)));
+            EXPECT_THAT(policy, ::testing::ContainsRegex(fmt::format(R"(EIATTR_MAX_THREADS\s+Format:\s+\w+\s+Value:\s+0x{:x} 0x1 0x1)", gemm.max_threads)));
         else
-            EXPECT_THAT(probe, ::testing::Not(::testing::HasSubstr("EIATTR_MAX_THREADS")));
+            EXPECT_THAT(policy, ::testing::Not(::testing::HasSubstr("EIATTR_MAX_THREADS")));
     }
 }
 
