@@ -1,6 +1,7 @@
 #include "spec/load_spec.hpp"
 
 #include "spec/expression.hpp"
+#include "spec/load_t1.hpp"
 #include "spec/spec_scope.hpp"
 
 #include <algorithm>
@@ -478,6 +479,9 @@ KernelSpec load_spec(const std::filesystem::path& path)
 {
     if (!std::filesystem::is_regular_file(path))
         throw SpecError(fmt::format("{}: spec file not found", path.string()));
+    // A JSON spec is a T1 description (the autotuning community's format).
+    if (path.extension() == ".json")
+        return load_t1_spec(path);
     toml::table root;
     try {
         root = toml::parse_file(path.string());

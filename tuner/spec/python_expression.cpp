@@ -358,11 +358,10 @@ bool equal(const PythonValue& a, const PythonValue& b)
     return as_double(a, "==") == as_double(b, "==");
 }
 
-std::int64_t checked(bool overflow, std::int64_t value)
+void check_overflow(bool overflow)
 {
     if (overflow)
         throw Problem("integer overflow (beyond 64 bits)");
-    return value;
 }
 
 PythonValue arithmetic(const std::string& op, const PythonValue& a, const PythonValue& b)
@@ -394,9 +393,12 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         const std::int64_t x = as_int(a, "");
         const std::int64_t y = as_int(b, "");
         std::int64_t r = 0;
-        if (op == "+") return make_int(checked(__builtin_add_overflow(x, y, &r), r));
-        if (op == "-") return make_int(checked(__builtin_sub_overflow(x, y, &r), r));
-        if (op == "*") return make_int(checked(__builtin_mul_overflow(x, y, &r), r));
+        if (op == "+" || op == "-" || op == "*") {
+            check_overflow(op == "+"   ? __builtin_add_overflow(x, y, &r)
+                           : op == "-" ? __builtin_sub_overflow(x, y, &r)
+                                       : __builtin_mul_overflow(x, y, &r));
+            return make_int(r);
+        }
         if (op == "//" || op == "%") {
             if (y == 0)
                 throw Problem(op == "//" ? "integer division by zero" : "modulo by zero");
@@ -413,7 +415,7 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
                 return make_float(std::pow(static_cast<double>(x), static_cast<double>(y)));
             std::int64_t result = 1;
             for (std::int64_t i = 0; i < y; ++i)
-                result = checked(__builtin_mul_overflow(result, x, &result), result);
+                check_overflow(__builtin_mul_overflow(result, x, &result));
             return make_int(result);
         }
     }
@@ -569,14 +571,15 @@ public:
             return call(n.text, args);
         }
         case NodeKind::index: {
-            const List& items = as_list(eval(n.children[0]), "indexing");
-            std::int64_t i = as_int(eval(n.children[1]), "an index");
+            const PythonValue target = eval(n.children[0]);
+            const List& items = as_list(target, "indexing");
+            const std::int64_t index = as_int(eval(n.children[1]), "an index");
+            std::int64_t i = index;
             const auto size = static_cast<std::int64_t>(items.size());
             if (i < 0)
                 i += size;
             if (i < 0 || i >= size)
-                throw Problem(fmt::format("index {} is out of range (the list has {})", as_int(eval(n.children[1]), ""),
-                                          size));
+                throw Problem(fmt::format("index {} is out of range (the list has {})", index, size));
             return items[static_cast<std::size_t>(i)];
         }
         case NodeKind::for_clause:
@@ -767,6 +770,8 @@ std::string PythonValue::to_string() const
         items.push_back(v.to_string());
     return fmt::format("[{}]", fmt::join(items, ", "));
 }
+
+bool python_truth(const PythonValue& value) { return truthy(value); }
 
 PythonValue evaluate_python(const std::string& text, const PythonScope& scope, const std::string& origin)
 {

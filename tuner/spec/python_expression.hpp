@@ -26,6 +26,9 @@ struct PythonValue {
     [[nodiscard]] std::string to_string() const; // as Python prints it: 3, 2.5, True, [1, 2]
 };
 
+// Python's truth: non-zero numbers, True, non-empty lists.
+[[nodiscard]] bool python_truth(const PythonValue& value);
+
 using PythonScope = std::map<std::string, PythonValue>;
 
 // Evaluates `text` with the names of `scope`; throws ExpressionError naming `origin`, the
