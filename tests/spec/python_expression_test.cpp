@@ -68,6 +68,8 @@ TEST(PythonExpression, IndexesAndCallsTheBuiltins)
               std::to_string((4096 + 14) * (2048 + 14)));
     EXPECT_EQ(eval("ProblemSize[-1]", scope), "2048");
     EXPECT_EQ(eval("min(4, 2, 8)"), "2");
+    EXPECT_EQ(eval("max([15])"), "15");
+    EXPECT_EQ(eval("max([3, 15, 7])"), "15");
     EXPECT_EQ(eval("len([1, 2, 3]) + sum([1, 2, 3])"), "9");
     EXPECT_EQ(eval("abs(-3) + int(2.7)"), "5");
 }

@@ -470,23 +470,22 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         }
         return PythonValue{std::move(out)};
     }
-    if (args.size() == 1 && (function == "len" || function == "sum" || function == "max" || function == "min")) {
+    if (args.size() == 1 && (function == "len" || function == "sum")) {
         const List& items = as_list(args[0], (function + "()").c_str());
         if (function == "len")
             return make_int(static_cast<std::int64_t>(items.size()));
-        if (function == "sum") {
-            PythonValue total = make_int(0);
-            for (const auto& v : items)
-                total = arithmetic("+", total, v);
-            return total;
-        }
-        return call(function, items);
+        PythonValue total = make_int(0);
+        for (const auto& v : items)
+            total = arithmetic("+", total, v);
+        return total;
     }
     if (function == "max" || function == "min") {
-        if (args.empty())
+        // max(list) or max(a, b, ...), as Python has both.
+        const List& items = args.size() == 1 ? as_list(args[0], (function + "()").c_str()) : args;
+        if (items.empty())
             throw Problem(function + "() of an empty list");
-        PythonValue best = args[0];
-        for (const auto& v : args)
+        PythonValue best = items[0];
+        for (const auto& v : items)
             if (compare(function == "max" ? ">" : "<", v, best))
                 best = v;
         return best;
