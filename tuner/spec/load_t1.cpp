@@ -292,13 +292,14 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         if (!is_identifier(argument.name))
             r.fail(at + ".Name", fmt::format("'{}' is not a valid identifier", argument.name));
         argument.element_type = r.string(r.required(a, "Type", at), at + ".Type");
-        ElementType type{};
+        const std::string memory = a.contains("MemoryType") ? r.string(a.at("MemoryType"), at + ".MemoryType") : "Vector";
+        BufferElement element;
         try {
-            type = parse_element_type(argument.element_type);
+            element = memory == "Scalar" ? BufferElement{parse_element_type(argument.element_type), 1}
+                                         : parse_buffer_element(argument.element_type);
         } catch (const std::invalid_argument& e) {
             r.fail(at + ".Type", e.what());
         }
-        const std::string memory = a.contains("MemoryType") ? r.string(a.at("MemoryType"), at + ".MemoryType") : "Vector";
         if (memory == "Scalar") {
             argument.kind = ArgumentKind::scalar;
             argument.value = translate(r, r.expression(r.required(a, "FillValue", at), at + ".FillValue"), names,
@@ -335,7 +336,7 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
                                                  "values; Constant only on WriteOnly)", fill, access));
         argument.size = translate(r, r.expression(r.required(a, "Size", at), at + ".Size"), names, at + ".Size");
         if (argument.kernel_parameter || argument.memory == ArgumentMemory::global)
-            bytes.push_back(fmt::format("{} * ({})", element_size(type), argument.size));
+            bytes.push_back(fmt::format("{} * ({})", element_size(element.component) * element.components, argument.size));
         spec.arguments.push_back(std::move(argument));
     }
     // The minimum traffic: every buffer read or written once. T1 has no flop count.

@@ -686,7 +686,7 @@ public:
             throw Problem("indexing is only supported on constant lists here");
         }
         case NodeKind::unary:
-            return n.text == "-" ? "(-" + translate(n.children[0]) + ")" : translate(n.children[0]);
+            return n.text == "-" ? fmt::format("(-{})", translate(n.children[0])) : translate(n.children[0]);
         case NodeKind::binary: {
             const std::string a = translate(n.children[0]);
             const std::string b = translate(n.children[1]);
