@@ -443,8 +443,8 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     read_problem_size(r, kernel, spec);
     read_conditions(r, space, spec);
     read_launch(r, kernel, spec);
-    spec.cost.flops = "0"; // T1 says nothing of the work: the ranking is by time
-    spec.cost.bytes = "0";
+    // T1 says nothing of the work: no flops (the ranking is by time), bytes from the buffers.
+    spec.cost = CostModel{"0", "0", Precision::fp32};
     read_arguments(r, kernel, spec);
     read_reference(defaults, space, kernel, spec);
     try {
