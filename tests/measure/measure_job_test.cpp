@@ -44,6 +44,43 @@ TEST(MeasureJob, AnUnknownArgumentTypeNamesTheArgument)
                 ::testing::ThrowsMessage<std::invalid_argument>(::testing::HasSubstr("argument in")));
 }
 
+// A float2 buffer is its components (sized, filled and compared one by one); a constant
+// buffer travels to the worker with its memory and whether the kernel takes it too.
+TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
+{
+    KernelSpec spec = load_spec(test::source_dir() / "kernels" / "copy.toml");
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    const auto scalar = resolve_arguments(spec, problem, space.variants.front());
+    spec.arguments[0].element_type = "float2";
+    spec.arguments[1].element_type = "int4";
+    spec.arguments[0].memory = ArgumentMemory::constant;
+    spec.arguments[0].kernel_parameter = false;
+    const auto vector = resolve_arguments(spec, problem, space.variants.front());
+    EXPECT_EQ(vector[0].type, ElementType::f32);
+    EXPECT_EQ(vector[0].count, 2 * scalar[0].count);
+    EXPECT_EQ(vector[1].type, ElementType::i32);
+    EXPECT_EQ(vector[1].count, 4 * scalar[1].count);
+    EXPECT_TRUE(vector[0].constant);
+    EXPECT_FALSE(vector[0].kernel_parameter);
+    EXPECT_FALSE(vector[1].constant);
+    EXPECT_TRUE(vector[1].kernel_parameter);
+
+    MeasureJob job;
+    job.arguments = vector;
+    const MeasureJob back = measure_job_from_json(to_json(job));
+    EXPECT_TRUE(back.arguments[0].constant);
+    EXPECT_FALSE(back.arguments[0].kernel_parameter);
+    EXPECT_FALSE(back.arguments[1].constant);
+    EXPECT_TRUE(back.arguments[1].kernel_parameter);
+
+    EXPECT_EQ(parse_buffer_element("double3").components, 3);
+    EXPECT_EQ(parse_buffer_element("uint2").component, ElementType::u32);
+    EXPECT_EQ(parse_buffer_element("float").components, 1);
+    EXPECT_THROW((void)parse_buffer_element("float5"), std::invalid_argument);
+    EXPECT_THROW((void)parse_buffer_element("half2"), std::invalid_argument);
+}
+
 TEST(MeasureJob, JobsAndRepliesSurviveTheirJsonForm)
 {
     MeasureJob job;

@@ -290,6 +290,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         setup.not_measured = "--compile-only";
     else
         find_measuring_device(arch, setup);
+    if (setup.device && !spec.not_measurable.empty())
+        throw SpecError(spec.not_measurable);
     if (setup.device)
         setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
 

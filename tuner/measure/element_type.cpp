@@ -42,6 +42,24 @@ ElementType parse_element_type(const std::string& name)
     throw std::invalid_argument(fmt::format("unknown element type \"{}\"; known types: {}", name, known));
 }
 
+BufferElement parse_buffer_element(const std::string& name)
+{
+    static const std::pair<std::string_view, ElementType> vectors[] = {
+        {"float", ElementType::f32}, {"double", ElementType::f64}, {"int", ElementType::i32}, {"uint", ElementType::u32}};
+    const char last = name.empty() ? '\0' : name.back();
+    if (last >= '2' && last <= '4')
+        for (const auto& [base, type] : vectors)
+            if (name.size() == base.size() + 1 && name.compare(0, base.size(), base) == 0)
+                return {type, last - '0'};
+    try {
+        return {parse_element_type(name), 1};
+    } catch (const std::invalid_argument&) {
+        throw std::invalid_argument(fmt::format("unknown element type \"{}\"; known: the scalar types ({}), and their "
+                                                "CUDA vectors float2..4, double2..4, int2..4, uint2..4", name,
+                                                "float, double, int, unsigned, long long, __half, __nv_bfloat16, int8_t"));
+    }
+}
+
 std::string to_string(ElementType type)
 {
     for (const auto& [spelling, t] : spellings)

@@ -12,6 +12,14 @@ enum class ElementType { f16, bf16, f32, f64, i8, i32, u32, i64 };
 // "bfloat16", "signed char"/"int8_t"; throws std::invalid_argument naming the type and
 // listing the known ones.
 [[nodiscard]] ElementType parse_element_type(const std::string& name);
+
+// A buffer's element: a type above, or CUDA's vector of 2 to 4 of them (float2, int4,
+// uint3, double2): its components are what the tuner fills and verifies, one by one.
+struct BufferElement {
+    ElementType component = ElementType::f32;
+    int components = 1;
+};
+[[nodiscard]] BufferElement parse_buffer_element(const std::string& name);
 [[nodiscard]] std::string to_string(ElementType type); // the C++ spelling: "float", ...
 [[nodiscard]] std::size_t element_size(ElementType type);
 [[nodiscard]] bool is_floating_point(ElementType type);

@@ -23,16 +23,23 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
         v.name = a.name;
         v.kind = a.kind;
         v.access = a.access;
+        v.constant = a.kind == ArgumentKind::buffer && a.memory == ArgumentMemory::constant;
+        v.kernel_parameter = a.kernel_parameter;
+        BufferElement element;
         try {
-            v.type = parse_element_type(a.element_type);
+            element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
+                                                     : BufferElement{parse_element_type(a.element_type), 1};
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(fmt::format("argument {}: {}", a.name, e.what()));
         }
+        v.type = element.component;
         if (a.kind == ArgumentKind::buffer) {
             v.count = Expression(a.size, "argument " + a.name + " size", scope).evaluate_integer();
             if (v.count < 1)
                 throw std::invalid_argument(fmt::format("argument {}: size '{}' = {} (a buffer needs at least one element)",
                                                         a.name, a.size, v.count));
+            // A float2 buffer of N elements is 2N floats to fill and to compare, component by component.
+            v.count *= element.components;
         } else {
             v.value = Expression(a.value, "argument " + a.name + " value", scope).evaluate();
         }
@@ -154,7 +161,9 @@ json to_json(const MeasureJob& job)
                              {"type", to_string(a.type)},
                              {"count", a.count},
                              {"value", a.value},
-                             {"access", access_name(a.access)}});
+                             {"access", access_name(a.access)},
+                             {"constant", a.constant},
+                             {"parameter", a.kernel_parameter}});
     return {{"variant", job.variant},
             {"label", job.label},
             {"device", job.device},
@@ -198,6 +207,8 @@ MeasureJob measure_job_from_json(const json& j)
         v.count = a.at("count").get<std::int64_t>();
         v.value = a.at("value").get<double>();
         v.access = access_from(a.at("access").get<std::string>());
+        v.constant = a.value("constant", false);
+        v.kernel_parameter = a.value("parameter", true);
         job.arguments.push_back(std::move(v));
     }
     job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();

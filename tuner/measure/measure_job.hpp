@@ -29,6 +29,8 @@ struct ArgumentValue {
     std::int64_t count = 0;   // buffers: elements
     double value = 0;         // scalars
     BufferAccess access = BufferAccess::input;
+    bool constant = false;        // buffers: copied to the module's __constant__ variable `name` before launching
+    bool kernel_parameter = true; // passed to the kernel in its position
 };
 
 // The spec's arguments evaluated for a problem and variant; throws SpecError-like

@@ -174,7 +174,8 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
             AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, p.host[i].bytes.data(), bytes),
                            "uploading argument " + a.name);
         }
-        p.parameters.push_back(&p.device[i].pointer);
+        if (a.kernel_parameter)
+            p.parameters.push_back(&p.device[i].pointer);
     }
     if (job.reference_kernel) {
         run_reference_kernel(*job.reference_kernel);
@@ -200,6 +201,7 @@ void MeasureSession::run_reference_kernel(const ReferenceKernel& kernel)
         AUTOTUNE_CHECK(driver_, cuModuleLoadDataEx(&module, cubin.data(), 0, nullptr, nullptr), what + ": loading");
         CUfunction function = nullptr;
         AUTOTUNE_CHECK(driver_, cuModuleGetFunction(&function, module, kernel.function.c_str()), what);
+        upload_constants(module, what);
         if (kernel.dynamic_shared_bytes > 48 * 1024)
             AUTOTUNE_CHECK(driver_,
                            cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -233,6 +235,29 @@ void MeasureSession::run_reference_kernel(const ReferenceKernel& kernel)
         throw ReferenceKernelError(fmt::format("{}: {}", what, e.what()), "launch_error");
     }
     driver_.cuModuleUnload(module);
+}
+
+// Constant-memory arguments (Kernel Tuner's cmem_args): the module's __constant__
+// variable of the argument's name gets the argument's values. Kernels cannot write
+// constant memory, so filling it once per loaded module holds for each of its launches.
+void MeasureSession::upload_constants(CUmodule module, const std::string& what)
+{
+    ProblemData& p = *problem_;
+    for (std::size_t i = 0; i < p.arguments.size(); ++i) {
+        const ArgumentValue& a = p.arguments[i];
+        if (!a.constant)
+            continue;
+        CUdeviceptr symbol = 0;
+        std::size_t bytes = 0;
+        if (driver_.cuModuleGetGlobal(&symbol, &bytes, module, a.name.c_str()) != CUDA_SUCCESS)
+            throw std::invalid_argument(fmt::format("argument {} is constant memory, but the kernel's module has no "
+                                                    "__constant__ variable '{}'", a.name, a.name));
+        if (bytes < p.host[i].bytes.size())
+            throw std::invalid_argument(fmt::format("__constant__ {} holds {} bytes; argument {} has {}", a.name, bytes,
+                                                    a.name, p.host[i].bytes.size()));
+        AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(symbol, p.host[i].bytes.data(), p.host[i].bytes.size()),
+                       what + ": filling __constant__ " + a.name);
+    }
 }
 
 void MeasureSession::reset_outputs(const std::string& what)
@@ -309,6 +334,7 @@ MeasureReply MeasureSession::measure(const MeasureJob& job)
         }
         CUfunction function = nullptr;
         AUTOTUNE_CHECK(driver_, cuModuleGetFunction(&function, module, job.function.c_str()), what);
+        upload_constants(module, what);
 
         DriverAttributes attributes;
         auto attribute = [&](CUfunction_attribute which) {

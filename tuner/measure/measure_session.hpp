@@ -42,6 +42,7 @@ private:
     void run_reference_kernel(const ReferenceKernel& kernel);
     // Outputs poisoned and input_output buffers restored: what every checked launch starts from.
     void reset_outputs(const std::string& what);
+    void upload_constants(CUmodule module, const std::string& what);
     void launch(CUfunction function, const MeasureJob& job, void** parameters, const std::string& what);
     void launch(CUfunction function, const Dim3& grid, const Dim3& block, std::int64_t dynamic_shared_bytes,
                 void** parameters, const std::string& what);

@@ -63,6 +63,10 @@ struct ProblemAssignment {
 
 enum class ArgumentKind { buffer, scalar };
 enum class BufferAccess { input, output, input_output };
+// Where a buffer's values live: device memory the kernel gets a pointer to, or the
+// module's `__constant__` variable of the argument's name (Kernel Tuner's cmem_args),
+// filled before each launch.
+enum class ArgumentMemory { global, constant };
 
 struct KernelArgument {
     std::string name;
@@ -71,6 +75,12 @@ struct KernelArgument {
     std::string size;                 // buffers: element count, an expression
     std::string value;                // scalars: an expression
     BufferAccess access = BufferAccess::input;
+    ArgumentMemory memory = ArgumentMemory::global;
+    // Constant buffers: whether the kernel also takes it as a parameter in this position
+    // (a device buffer with the same values). A TOML spec's constant buffer is the
+    // `__constant__` variable alone unless it says parameter = true; a T1 file's Arguments
+    // are the kernel's parameters, so there it is both.
+    bool kernel_parameter = true;
 };
 
 struct LaunchGeometry {
@@ -126,6 +136,9 @@ struct KernelSpec {
     CostModel cost;
     RegisterPolicySpec register_policy;
     ReferenceSpec reference;
+    // Why the kernel cannot be measured although it compiles (a T1 file without Arguments),
+    // one line naming the file and the field; empty: it can be.
+    std::string not_measurable;
 
     [[nodiscard]] const TunableParameter* find_parameter(std::string_view name) const;
 };

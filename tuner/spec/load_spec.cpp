@@ -1,6 +1,7 @@
 #include "spec/load_spec.hpp"
 
 #include "spec/expression.hpp"
+#include "spec/load_t1.hpp"
 #include "spec/spec_scope.hpp"
 
 #include <algorithm>
@@ -333,6 +334,29 @@ BufferAccess read_access(const Reader& reader, const toml::table& argument, cons
                 fmt::format("argument {}: access = '{}' is not one of: input, output, input_output", name, access));
 }
 
+// memory = "constant": the buffer's values go to the module's __constant__ variable of
+// the argument's name (Kernel Tuner's cmem_args), not a kernel parameter unless
+// parameter = true says the kernel also takes it in this position.
+void read_memory(const Reader& reader, const toml::table& t, KernelArgument& argument)
+{
+    const std::string memory = reader.string(t, "memory", false, "global");
+    if (memory == "constant")
+        argument.memory = ArgumentMemory::constant;
+    else if (memory != "global")
+        reader.fail(t.get("memory"), fmt::format("argument {}: memory = '{}' is not one of: global, constant",
+                                                 argument.name, memory));
+    const toml::node* parameter = t.get("parameter");
+    if (parameter != nullptr && argument.memory != ArgumentMemory::constant)
+        reader.fail(parameter, fmt::format("argument {}: parameter is only meaningful with memory = \"constant\"",
+                                           argument.name));
+    if (parameter != nullptr && !parameter->is_boolean())
+        reader.fail(parameter, fmt::format("argument {}: parameter must be true or false", argument.name));
+    argument.kernel_parameter = argument.memory == ArgumentMemory::global || (parameter && parameter->as_boolean()->get());
+    if (argument.memory == ArgumentMemory::constant && argument.access != BufferAccess::input)
+        reader.fail(t.get("memory"), fmt::format("argument {}: constant memory is read-only: access must be \"input\"",
+                                                 argument.name));
+}
+
 void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::node* node = root.get("arguments");
@@ -351,12 +375,14 @@ void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& s
         if (is_buffer == is_scalar)
             reader.fail(&item, fmt::format("argument {} needs exactly one of buffer = 'type' or scalar = 'type'",
                                            argument.name));
-        reject_unknown_keys(reader, t, "argument " + argument.name, {"name", "buffer", "scalar", "size", "value", "access"});
+        reject_unknown_keys(reader, t, "argument " + argument.name,
+                            {"name", "buffer", "scalar", "size", "value", "access", "memory", "parameter"});
         if (is_buffer) {
             argument.kind = ArgumentKind::buffer;
             argument.element_type = reader.string(t, "buffer", true);
             argument.size = reader.string(t, "size", true);
             argument.access = read_access(reader, t, argument.name);
+            read_memory(reader, t, argument);
         } else {
             argument.kind = ArgumentKind::scalar;
             argument.element_type = reader.string(t, "scalar", true);
@@ -478,6 +504,9 @@ KernelSpec load_spec(const std::filesystem::path& path)
 {
     if (!std::filesystem::is_regular_file(path))
         throw SpecError(fmt::format("{}: spec file not found", path.string()));
+    // A JSON spec is a T1 description (the autotuning community's format).
+    if (path.extension() == ".json")
+        return load_t1_spec(path);
     toml::table root;
     try {
         root = toml::parse_file(path.string());

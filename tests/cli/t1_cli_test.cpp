@@ -1,0 +1,57 @@
+// `autotune run FILE.json`: a T1 kernel description runs as it is, without a spec written
+// by hand; what it cannot honour is one line naming the field, exit 2.
+#include "support/test_support.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+
+namespace {
+
+std::filesystem::path shared_kernel(const std::string& file)
+{
+    return test::source_dir() / ".." / "shared" / "data" / "kernels" / file;
+}
+
+class T1Cli : public ::testing::Test {
+protected:
+    test::CommandResult autotune(const std::string& arguments) { return test::run_autotune(arguments, dir.path()); }
+    std::string out_dir() const { return (dir.path() / "results").string(); }
+    test::TempDir dir;
+};
+
+TEST_F(T1Cli, PnpolyCompilesAndPredictsFromItsT1File)
+{
+    if (!std::filesystem::exists(shared_kernel("pnpoly.json")))
+        GTEST_SKIP() << "no T1 file at " << shared_kernel("pnpoly.json").string()
+                     << " (the shared data is not beside this checkout)";
+    // Variants 0..2 are between_method 0, block_size_x 32, tile_size 1, use_method 0..2.
+    const auto r = autotune(fmt::format("run {} --arch sm_86 --compile-only --variants 0,1,2 --out {}",
+                                        shared_kernel("pnpoly.json").string(), out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("3 variants of pnpoly for sm_86 (3 of 4092 combinations valid): 3 compiled, 0 compile errors"));
+    const auto results = nlohmann::json::parse(test::read_file(dir.path() / "results" / "sm_86" / "pnpoly.json"));
+    EXPECT_FALSE(results.dump().empty());
+}
+
+TEST_F(T1Cli, ABrokenT1FileIsOneLineNamingTheFieldAndExitTwo)
+{
+    std::ofstream(dir.path() / "k.cu") << "extern \"C\" __global__ void k(float* o) {}\n";
+    std::ofstream(dir.path() / "k.json") << R"json({
+  "ConfigurationSpace": {"TuningParameters": [{"Name": "block_size_x", "Type": "int", "Values": "[32, 64]"}]},
+  "KernelSpecification": {"KernelFile": "k.cu", "LocalSize": {"X": "block_size_x"}, "ProblemSize": [1024],
+                          "Arguments": [{"Name": "o", "Type": "float", "AccessType": "WriteOnly", "Size": "ProblemSize[0]"}]}
+})json";
+    const auto r = autotune(fmt::format("run {} --arch sm_86 --compile-only --out {}", (dir.path() / "k.json").string(),
+                                        out_dir()));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, fmt::format("autotune: {}: KernelSpecification.KernelName is missing\n",
+                                 (dir.path() / "k.json").string()));
+}
+
+} // namespace

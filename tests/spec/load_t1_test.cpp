@@ -1,0 +1,181 @@
+// T1 kernel descriptions (JSON): the two shared files as Kernel Tuner tuned them, and
+// broken files, each refused in one line naming the file and the field.
+#include "space/enumerate_space.hpp"
+#include "space/reference_variant.hpp"
+#include "spec/load_spec.hpp"
+#include "spec/problem.hpp"
+#include "support/test_support.hpp"
+
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+namespace {
+
+std::filesystem::path shared_kernel(const std::string& file)
+{
+    return test::source_dir() / ".." / "shared" / "data" / "kernels" / file;
+}
+#define SKIP_WITHOUT_SHARED_KERNEL(file)                                                                  \
+    if (!std::filesystem::exists(shared_kernel(file)))                                                   \
+    GTEST_SKIP() << "no T1 file at " << shared_kernel(file).string() << " (the shared data is not beside this checkout)"
+
+TEST(T1Spec, PnpolyHasKernelTunersSpaceAndGridAndNoArguments)
+{
+    SKIP_WITHOUT_SHARED_KERNEL("pnpoly.json");
+    const KernelSpec spec = load_spec(shared_kernel("pnpoly.json"));
+    EXPECT_EQ(spec.name, "pnpoly");
+    EXPECT_EQ(spec.function, "cn_pnpoly");
+    EXPECT_EQ(spec.passing, ParameterPassing::preprocessor_definitions);
+    EXPECT_THAT(spec.compile_options, ElementsAre("-std=c++11"));
+    ASSERT_EQ(spec.parameters.size(), 4u);
+    EXPECT_EQ(spec.parameters[1].values.size(), 31u);
+    EXPECT_THAT(spec.parameters[2].values, ElementsAre(1, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20));
+    // The default space is the whole space: the file lists what to tune.
+    EXPECT_EQ(spec.parameters[1].default_values, spec.parameters[1].values);
+    const Problem problem = resolve_problem(spec, {});
+    EXPECT_EQ(problem.to_string(), "problem_size_x=20000000");
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    EXPECT_EQ(space.combinations, 4u * 31 * 11 * 3);
+    EXPECT_EQ(space.variants.size(), 4092u);
+    // grid.x = ceil(ProblemSize[0] / (block_size_x * tile_size)), not the GlobalSize placeholder.
+    const Variant& v = space.variants.back(); // block_size_x = 992, tile_size = 20
+    EXPECT_EQ(v.block.x, 992);
+    EXPECT_EQ(v.grid.x, (20000000 + 992 * 20 - 1) / (992 * 20));
+    EXPECT_EQ(v.grid.y, 1);
+    // No Arguments: compiling and predicting work, measuring is refused naming the field.
+    EXPECT_TRUE(spec.arguments.empty());
+    EXPECT_THAT(spec.not_measurable, HasSubstr("pnpoly.json: KernelSpecification.Arguments is empty"));
+    // The T1 Default, valid, is the reference variant.
+    const auto reference = reference_variant(spec, problem);
+    ASSERT_TRUE(reference.has_value());
+    EXPECT_EQ(reference->value("block_size_x"), 32);
+    EXPECT_EQ(reference->value("use_method"), 1);
+}
+
+TEST(T1Spec, ConvolutionConditionsLeaveKernelTunersCount)
+{
+    SKIP_WITHOUT_SHARED_KERNEL("convolution.json");
+    const KernelSpec spec = load_spec(shared_kernel("convolution.json"));
+    const Problem problem = resolve_problem(spec, {});
+    EXPECT_EQ(problem.to_string(), "problem_size_x=4096,problem_size_y=4096");
+    const SpaceCount count = count_space(spec, problem, SpaceSelection::default_space);
+    EXPECT_EQ(count.combinations, 11u * 6 * 1 * 1 * 2 * 8 * 8 * 2);
+    EXPECT_EQ(count.valid, 6768u);
+    ASSERT_EQ(spec.constraints.size(), 3u);
+    ASSERT_EQ(spec.launch.grid.size(), 3u);
+    EXPECT_EQ(spec.launch.grid[0], "ceil_div(problem_size_x, (block_size_x) * (tile_size_x))");
+    EXPECT_EQ(spec.launch.grid[1], "ceil_div(problem_size_y, (block_size_y) * (tile_size_y))");
+    ASSERT_EQ(spec.arguments.size(), 3u);
+    EXPECT_EQ(spec.arguments[0].access, BufferAccess::output);
+    EXPECT_EQ(spec.arguments[1].access, BufferAccess::input);
+    // max(filter_width) is the largest of the parameter's Values.
+    EXPECT_EQ(spec.arguments[1].size, "(((problem_size_x + 15) - 1) * ((problem_size_y + 15) - 1))");
+    EXPECT_EQ(spec.arguments[2].size, "225");
+    EXPECT_EQ(spec.arguments[2].memory, ArgumentMemory::constant);
+    EXPECT_TRUE(spec.arguments[2].kernel_parameter);
+    EXPECT_TRUE(spec.not_measurable.empty());
+    EXPECT_EQ(spec.reference.variant.size(), spec.parameters.size());
+}
+
+// A small valid T1 file, to break one field at a time.
+nlohmann::json valid_t1()
+{
+    return nlohmann::json::parse(R"json({
+  "General": {"BenchmarkName": "scale"},
+  "ConfigurationSpace": {
+    "TuningParameters": [
+      {"Name": "block_size_x", "Type": "int", "Values": "[32 * i for i in range(1, 5)]", "Default": 32},
+      {"Name": "tile", "Type": "int", "Values": "[1, 2]", "Default": 1}
+    ],
+    "Conditions": [{"Expression": "block_size_x * tile <= 128 and not tile == 3", "Parameters": ["block_size_x", "tile"]}]
+  },
+  "KernelSpecification": {
+    "Language": "CUDA", "KernelName": "scale", "KernelFile": "scale.cu", "GlobalSizeType": "CUDA",
+    "LocalSize": {"X": "block_size_x", "Y": "1", "Z": "1"},
+    "GridDivX": ["block_size_x", "tile"], "ProblemSize": [4096], "SharedMemory": 0,
+    "Arguments": [
+      {"Name": "out", "Type": "float", "MemoryType": "Vector", "AccessType": "WriteOnly", "FillType": "Constant",
+       "FillValue": 0.0, "Size": "ProblemSize[0]"},
+      {"Name": "in", "Type": "float2", "MemoryType": "Vector", "AccessType": "ReadOnly", "FillType": "Random",
+       "Size": "ProblemSize[0]"},
+      {"Name": "n", "Type": "int", "MemoryType": "Scalar", "FillValue": "ProblemSize[0]"}
+    ]
+  }
+})json");
+}
+
+class BrokenT1 : public ::testing::Test {
+protected:
+    // Writes `doc` as scale.json beside a scale.cu and returns load_spec's one-line error.
+    std::string error_of(const nlohmann::json& doc)
+    {
+        std::ofstream(dir.path() / "scale.cu") << "extern \"C\" __global__ void scale(float* o, const float2* i, int n) {}\n";
+        std::ofstream(dir.path() / "scale.json") << doc.dump(2);
+        try {
+            (void)load_spec(dir.path() / "scale.json");
+        } catch (const SpecError& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+            EXPECT_THAT(message, StartsWith((dir.path() / "scale.json").string() + ": "));
+            return message;
+        }
+        return "no error";
+    }
+    test::TempDir dir;
+};
+
+TEST_F(BrokenT1, TheValidOneLoads)
+{
+    EXPECT_EQ(error_of(valid_t1()), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_EQ(spec.constraints[0].expression, "(((block_size_x * tile) <= 128) && (!(tile == 3)))");
+    EXPECT_EQ(spec.arguments[2].kind, ArgumentKind::scalar);
+    EXPECT_EQ(spec.arguments[2].value, "problem_size_x");
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
+}
+
+TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
+{
+    auto broken = [](auto edit) {
+        nlohmann::json doc = valid_t1();
+        edit(doc);
+        return doc;
+    };
+    using nlohmann::json;
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"].erase("KernelName"); })),
+                HasSubstr("KernelSpecification.KernelName is missing"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2"; })),
+                AllOf(HasSubstr("ConfigurationSpace.TuningParameters[1].Values: cannot parse '[1, 2'")));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1.5]"; })),
+                HasSubstr("ConfigurationSpace.TuningParameters[1].Values: '[1.5]' holds 1.5"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][0]["Type"] = "string"; })),
+                HasSubstr("ConfigurationSpace.TuningParameters[0].Type 'string' is not supported"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["Type"] = "complex"; })),
+                AllOf(HasSubstr("KernelSpecification.Arguments[1].Type"), HasSubstr("complex")));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["Conditions"][0]["Expression"] = "tile >"; })),
+                HasSubstr("ConfigurationSpace.Conditions[0].Expression: cannot parse 'tile >'"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["Conditions"][0]["Expression"] = "tiles > 1"; })),
+                AllOf(HasSubstr("ConfigurationSpace.Conditions[0].Expression"), HasSubstr("unknown name 'tiles'")));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["KernelFile"] = "missing.cu"; })),
+                HasSubstr("KernelSpecification.KernelFile 'missing.cu' not found"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Language"] = "OpenCL"; })),
+                HasSubstr("KernelSpecification.Language 'OpenCL' is not supported (CUDA only)"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Tuning"] = 1; })),
+                HasSubstr("KernelSpecification.Tuning is not a T1 field"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryFile"; })),
+                HasSubstr("KernelSpecification.Arguments[1].FillType 'BinaryFile' is not supported"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["MemType"] = "Texture"; })),
+                HasSubstr("KernelSpecification.Arguments[1].MemType 'Texture' is not supported"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })),
+                HasSubstr("ConfigurationSpace.TuningParameters[1].Default 3 is not among the Values"));
+}
+
+} // namespace

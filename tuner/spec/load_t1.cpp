@@ -1,0 +1,458 @@
+#include "spec/load_t1.hpp"
+
+#include "measure/element_type.hpp"
+#include "spec/load_spec.hpp"
+#include "spec/python_expression.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace autotune {
+namespace {
+
+using nlohmann::json;
+
+const char* const axes[] = {"X", "Y", "Z"};
+const char* const problem_names[] = {"problem_size_x", "problem_size_y", "problem_size_z"};
+
+class T1Reader {
+public:
+    explicit T1Reader(std::filesystem::path path) : path_(std::move(path)) {}
+
+    // One line: the file, the JSON path of the field, what is wrong with it.
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const
+    {
+        throw SpecError(fmt::format("{}: {} {}", path_.string(), where, what));
+    }
+
+    void known_keys(const json& object, const std::string& where, const std::set<std::string>& known) const
+    {
+        if (!object.is_object())
+            fail(where, "must be an object");
+        for (const auto& [key, value] : object.items())
+            if (!known.count(key))
+                fail(where.empty() ? key : where + "." + key,
+                     fmt::format("is not a T1 field autotune knows (known here: {})", fmt::join(known, ", ")));
+    }
+
+    const json& required(const json& object, const std::string& key, const std::string& where) const
+    {
+        if (!object.contains(key) || object.at(key).is_null())
+            fail(join(where, key), "is missing");
+        return object.at(key);
+    }
+
+    std::string string(const json& value, const std::string& where) const
+    {
+        if (!value.is_string())
+            fail(where, fmt::format("must be a string, not {}", value.dump()));
+        return value.get<std::string>();
+    }
+
+    // A T1 expression field: a Python expression in a string, or a plain number.
+    std::string expression(const json& value, const std::string& where) const
+    {
+        if (value.is_number_integer())
+            return std::to_string(value.get<std::int64_t>());
+        if (value.is_number())
+            return fmt::format("{}", value.get<double>());
+        return string(value, where);
+    }
+
+    static std::string join(const std::string& where, const std::string& key)
+    {
+        return where.empty() ? key : where + "." + key;
+    }
+
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std::vector<std::int64_t>& defaults)
+{
+    const std::string where = "ConfigurationSpace.TuningParameters";
+    const json& parameters = r.required(space, "TuningParameters", "ConfigurationSpace");
+    if (!parameters.is_array() || parameters.empty())
+        r.fail(where, "must be a non-empty array");
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const std::string at = fmt::format("{}[{}]", where, i);
+        const json& p = parameters[i];
+        r.known_keys(p, at, {"Name", "Type", "Values", "Default", "Description"});
+        TunableParameter parameter;
+        parameter.name = r.string(r.required(p, "Name", at), at + ".Name");
+        if (!is_identifier(parameter.name))
+            r.fail(at + ".Name", fmt::format("'{}' is not a valid identifier (it becomes a macro)", parameter.name));
+        if (spec.find_parameter(parameter.name))
+            r.fail(at + ".Name", fmt::format("'{}' is a parameter twice", parameter.name));
+        const std::string type = r.string(r.required(p, "Type", at), at + ".Type");
+        if (type != "int")
+            r.fail(at + ".Type", fmt::format("'{}' is not supported (int only: parameters are integer macros)", type));
+        const json& values = r.required(p, "Values", at);
+        try {
+            const std::string text = values.is_string() ? values.get<std::string>() : values.dump();
+            parameter.values = evaluate_python_integers(text, {}, at + ".Values");
+        } catch (const ExpressionError& e) {
+            throw SpecError(fmt::format("{}: {}", r.path().string(), e.what()));
+        }
+        // The default space of a T1 run is the whole space: the file lists what to tune.
+        parameter.default_values = parameter.values;
+        if (p.contains("Default") && !p.at("Default").is_null()) {
+            const json& d = p.at("Default");
+            if (!d.is_number_integer())
+                r.fail(at + ".Default", fmt::format("must be an integer, not {}", d.dump()));
+            const auto value = d.get<std::int64_t>();
+            if (std::find(parameter.values.begin(), parameter.values.end(), value) == parameter.values.end())
+                r.fail(at + ".Default", fmt::format("{} is not among the Values", value));
+            defaults.push_back(value);
+        }
+        spec.parameters.push_back(std::move(parameter));
+    }
+    if (defaults.size() != spec.parameters.size())
+        defaults.clear(); // a Default per parameter, or no reference variant
+}
+
+// The names per-configuration expressions see: the parameters and ProblemSize[i] (as the
+// problem variables problem_size_x/y/z, so --problem can change it).
+PythonTranslation configuration_names(const KernelSpec& spec)
+{
+    PythonTranslation names;
+    for (const auto& p : spec.parameters)
+        names.variables.insert(p.name);
+    for (const auto& v : spec.problem) {
+        names.variables.insert(v.name);
+        names.indexed["ProblemSize"].push_back(v.name);
+    }
+    return names;
+}
+
+std::string translate(const T1Reader& r, const std::string& text, const PythonTranslation& names,
+                      const std::string& where)
+{
+    try {
+        return translate_python(text, names, where);
+    } catch (const ExpressionError& e) {
+        throw SpecError(fmt::format("{}: {}", r.path().string(), e.what()));
+    }
+}
+
+void read_conditions(const T1Reader& r, const json& space, KernelSpec& spec)
+{
+    if (!space.contains("Conditions") || space.at("Conditions").is_null())
+        return;
+    const json& conditions = space.at("Conditions");
+    if (!conditions.is_array())
+        r.fail("ConfigurationSpace.Conditions", "must be an array");
+    const PythonTranslation names = configuration_names(spec);
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        const std::string at = fmt::format("ConfigurationSpace.Conditions[{}]", i);
+        const json& c = conditions[i];
+        r.known_keys(c, at, {"Expression", "Parameters"});
+        if (c.contains("Parameters"))
+            for (const auto& name : c.at("Parameters")) {
+                if (!name.is_string() || !spec.find_parameter(name.get<std::string>()))
+                    r.fail(at + ".Parameters", fmt::format("names {}, which is not a tuning parameter", name.dump()));
+            }
+        const std::string text = r.string(r.required(c, "Expression", at), at + ".Expression");
+        spec.constraints.push_back({fmt::format("condition_{}", i), translate(r, text, names, at + ".Expression")});
+    }
+}
+
+void read_problem_size(const T1Reader& r, const json& kernel, KernelSpec& spec)
+{
+    if (!kernel.contains("ProblemSize") || kernel.at("ProblemSize").is_null())
+        return;
+    const std::string where = "KernelSpecification.ProblemSize";
+    json sizes = kernel.at("ProblemSize");
+    if (!sizes.is_array())
+        sizes = json::array({sizes});
+    if (sizes.empty() || sizes.size() > 3)
+        r.fail(where, "must hold 1 to 3 sizes");
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const std::string at = fmt::format("{}[{}]", where, i);
+        std::int64_t value = 0;
+        try {
+            const PythonValue v = evaluate_python(r.expression(sizes[i], at), {}, at);
+            if (!std::holds_alternative<std::int64_t>(v.value))
+                r.fail(at, fmt::format("is {}, not an integer", v.to_string()));
+            value = std::get<std::int64_t>(v.value);
+        } catch (const ExpressionError& e) {
+            throw SpecError(fmt::format("{}: {} (sizes that depend on parameters are not supported)",
+                                        r.path().string(), e.what()));
+        }
+        if (value <= 0)
+            r.fail(at, fmt::format("is {}, not a positive size", value));
+        spec.problem.push_back({problem_names[i], value, false});
+    }
+}
+
+// X/Y/Z expressions of LocalSize or GlobalSize.
+std::vector<std::string> read_dimensions(const T1Reader& r, const json& object, const std::string& where,
+                                         const PythonTranslation& names)
+{
+    r.known_keys(object, where, {"X", "Y", "Z"});
+    std::vector<std::string> out;
+    for (const char* axis : axes) {
+        const std::string at = where + "." + axis;
+        out.push_back(object.contains(axis) ? translate(r, r.expression(object.at(axis), at), names, at) : "1");
+    }
+    return out;
+}
+
+void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
+{
+    const PythonTranslation names = configuration_names(spec);
+    const std::string where = "KernelSpecification";
+    if (kernel.contains("GlobalSizeType") && r.string(kernel.at("GlobalSizeType"), where + ".GlobalSizeType") != "CUDA")
+        r.fail(where + ".GlobalSizeType",
+               fmt::format("'{}' is not supported (CUDA: GlobalSize counts blocks)", kernel.at("GlobalSizeType").get<std::string>()));
+    spec.launch.block = read_dimensions(r, r.required(kernel, "LocalSize", where), where + ".LocalSize", names);
+
+    // Kernel Tuner's semantics: with ProblemSize, grid.d = ceil(ProblemSize[d] / product of
+    // GridDivD), the divisors defaulting to the block's size in that dimension. This wins
+    // over GlobalSize when both are present: the files written by Kernel Tuner's T1 export
+    // carry GlobalSize values that are placeholders (pnpoly.json's is "block_size_x", one
+    // block per thread), while GridDivX/ProblemSize are what it tuned with.
+    bool has_div = false;
+    for (const char* axis : axes)
+        has_div = has_div || kernel.contains(std::string("GridDiv") + axis);
+    if (!spec.problem.empty()) {
+        for (std::size_t d = 0; d < 3; ++d) {
+            const std::string key = std::string("GridDiv") + axes[d];
+            if (d >= spec.problem.size()) {
+                if (kernel.contains(key))
+                    r.fail(where + "." + key, fmt::format("divides dimension {} which ProblemSize does not have", axes[d]));
+                spec.launch.grid.push_back("1");
+                continue;
+            }
+            std::vector<std::string> divisors;
+            if (kernel.contains(key)) {
+                const json& list = kernel.at(key);
+                if (!list.is_array())
+                    r.fail(where + "." + key, "must be an array of expressions");
+                for (std::size_t k = 0; k < list.size(); ++k) {
+                    const std::string at = fmt::format("{}.{}[{}]", where, key, k);
+                    divisors.push_back(translate(r, r.expression(list[k], at), names, at));
+                }
+            } else {
+                divisors.push_back(spec.launch.block[d]);
+            }
+            const std::string product = divisors.empty() ? "1" : fmt::format("({})", fmt::join(divisors, ") * ("));
+            spec.launch.grid.push_back(fmt::format("ceil_div({}, {})", spec.problem[d].name, product));
+        }
+    } else if (has_div) {
+        r.fail(where + ".GridDivX", "needs ProblemSize (the grid divides the problem)");
+    } else {
+        spec.launch.grid = read_dimensions(r, r.required(kernel, "GlobalSize", where), where + ".GlobalSize", names);
+    }
+    if (kernel.contains("SharedMemory") && !kernel.at("SharedMemory").is_null())
+        spec.launch.dynamic_shared_bytes = translate(r, r.expression(kernel.at("SharedMemory"), where + ".SharedMemory"),
+                                                     names, where + ".SharedMemory");
+}
+
+void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
+{
+    const std::string where = "KernelSpecification.Arguments";
+    const json arguments = kernel.contains("Arguments") && !kernel.at("Arguments").is_null() ? kernel.at("Arguments")
+                                                                                              : json::array();
+    if (!arguments.is_array())
+        r.fail(where, "must be an array");
+    if (arguments.empty()) {
+        spec.not_measurable = fmt::format("{}: {} is empty: the kernel's arguments are not described, so it cannot be "
+                                          "launched or measured (compiling and predicting work: --compile-only)",
+                                          r.path().string(), where);
+        return;
+    }
+    // Sizes are the problem's: ProblemSize[d] is the problem variable, and a parameter
+    // stands for its list of Values (max(filter_width) is the largest).
+    PythonTranslation names;
+    for (const auto& v : spec.problem) {
+        names.variables.insert(v.name);
+        names.indexed["ProblemSize"].push_back(v.name);
+    }
+    for (const auto& p : spec.parameters) {
+        std::vector<PythonValue> values;
+        for (auto v : p.values)
+            values.push_back(PythonValue{v});
+        names.constants[p.name] = PythonValue{std::move(values)};
+    }
+    std::vector<std::string> bytes;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string at = fmt::format("{}[{}]", where, i);
+        const json& a = arguments[i];
+        r.known_keys(a, at, {"Name", "Type", "MemoryType", "AccessType", "MemType", "FillType", "Size", "FillValue",
+                             "Output", "Description"});
+        KernelArgument argument;
+        argument.name = r.string(r.required(a, "Name", at), at + ".Name");
+        if (!is_identifier(argument.name))
+            r.fail(at + ".Name", fmt::format("'{}' is not a valid identifier", argument.name));
+        argument.element_type = r.string(r.required(a, "Type", at), at + ".Type");
+        const std::string memory = a.contains("MemoryType") ? r.string(a.at("MemoryType"), at + ".MemoryType") : "Vector";
+        BufferElement element;
+        try {
+            element = memory == "Scalar" ? BufferElement{parse_element_type(argument.element_type), 1}
+                                         : parse_buffer_element(argument.element_type);
+        } catch (const std::invalid_argument& e) {
+            r.fail(at + ".Type", e.what());
+        }
+        if (memory == "Scalar") {
+            argument.kind = ArgumentKind::scalar;
+            argument.value = translate(r, r.expression(r.required(a, "FillValue", at), at + ".FillValue"), names,
+                                       at + ".FillValue");
+            spec.arguments.push_back(std::move(argument));
+            continue;
+        }
+        if (memory != "Vector")
+            r.fail(at + ".MemoryType", fmt::format("'{}' is not supported (Vector or Scalar)", memory));
+        argument.kind = ArgumentKind::buffer;
+        const std::string access = a.contains("AccessType") ? r.string(a.at("AccessType"), at + ".AccessType") : "ReadOnly";
+        if (access == "ReadOnly")
+            argument.access = BufferAccess::input;
+        else if (access == "WriteOnly")
+            argument.access = BufferAccess::output;
+        else if (access == "ReadWrite")
+            argument.access = BufferAccess::input_output;
+        else
+            r.fail(at + ".AccessType", fmt::format("'{}' is not one of: ReadOnly, WriteOnly, ReadWrite", access));
+        if (a.contains("MemType")) {
+            const std::string mem_type = r.string(a.at("MemType"), at + ".MemType");
+            if (mem_type == "Constant")
+                argument.memory = ArgumentMemory::constant; // also the kernel's parameter: T1 lists parameters
+            else if (mem_type != "Global")
+                r.fail(at + ".MemType", fmt::format("'{}' is not supported (Global or Constant)", mem_type));
+            if (argument.memory == ArgumentMemory::constant && argument.access != BufferAccess::input)
+                r.fail(at + ".AccessType", "must be ReadOnly for constant memory");
+        }
+        // Inputs are the tuner's seeded random values (FillType Random); an output's fill
+        // is overwritten by the kernel (the tuner poisons outputs to find unwritten elements).
+        const std::string fill = a.contains("FillType") ? r.string(a.at("FillType"), at + ".FillType") : "Random";
+        if (fill != "Random" && !(fill == "Constant" && argument.access == BufferAccess::output))
+            r.fail(at + ".FillType", fmt::format("'{}' is not supported for a {} argument (inputs are seeded random "
+                                                 "values; Constant only on WriteOnly)", fill, access));
+        argument.size = translate(r, r.expression(r.required(a, "Size", at), at + ".Size"), names, at + ".Size");
+        if (argument.kernel_parameter || argument.memory == ArgumentMemory::global)
+            bytes.push_back(fmt::format("{} * ({})", element_size(element.component) * element.components, argument.size));
+        spec.arguments.push_back(std::move(argument));
+    }
+    // The minimum traffic: every buffer read or written once. T1 has no flop count.
+    spec.cost.bytes = bytes.empty() ? std::string("0") : fmt::format("{}", fmt::join(bytes, " + "));
+}
+
+// The T1 Default as the reference variant, when every parameter has one and the
+// conditions and CUDA's block limits keep it (a reference that cannot run checks nothing).
+void read_reference(const std::vector<std::int64_t>& defaults, const json& space, const json& kernel, KernelSpec& spec)
+{
+    if (defaults.empty())
+        return;
+    PythonScope scope;
+    for (std::size_t i = 0; i < defaults.size(); ++i)
+        scope[spec.parameters[i].name] = PythonValue{defaults[i]};
+    std::vector<PythonValue> sizes;
+    for (const auto& v : spec.problem)
+        sizes.push_back(PythonValue{v.default_value});
+    scope["ProblemSize"] = PythonValue{sizes};
+    try {
+        if (space.contains("Conditions") && space.at("Conditions").is_array())
+            for (const auto& c : space.at("Conditions"))
+                if (!python_truth(evaluate_python(c.at("Expression").get<std::string>(), scope, "condition")))
+                    return;
+        std::int64_t threads = 1;
+        const json& local = kernel.at("LocalSize");
+        for (const char* axis : axes) {
+            if (!local.contains(axis))
+                continue;
+            const json& e = local.at(axis);
+            const PythonValue v = evaluate_python(e.is_string() ? e.get<std::string>() : e.dump(), scope, "LocalSize");
+            threads *= std::holds_alternative<std::int64_t>(v.value) ? std::get<std::int64_t>(v.value) : 0;
+        }
+        if (threads < 1 || threads > 1024)
+            return;
+    } catch (const ExpressionError&) {
+        return;
+    }
+    for (std::size_t i = 0; i < defaults.size(); ++i)
+        spec.reference.variant.emplace_back(spec.parameters[i].name, defaults[i]);
+    // Sums in another order (tiles, unrolling) round differently.
+    spec.reference.tolerance = "normwise";
+}
+
+} // namespace
+
+KernelSpec load_t1_spec(const std::filesystem::path& path)
+{
+    if (!std::filesystem::is_regular_file(path))
+        throw SpecError(fmt::format("{}: spec file not found", path.string()));
+    const T1Reader r(path);
+    json root;
+    try {
+        std::ifstream in(path);
+        root = json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw SpecError(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
+    }
+    r.known_keys(root, "", {"General", "ConfigurationSpace", "KernelSpecification", "Budget", "$schema"});
+    if (root.contains("Budget"))
+        r.fail("Budget", "is not supported (use --budget)");
+    const json& space = r.required(root, "ConfigurationSpace", "");
+    r.known_keys(space, "ConfigurationSpace", {"TuningParameters", "Conditions"});
+    const json& kernel = r.required(root, "KernelSpecification", "");
+    const std::string where = "KernelSpecification";
+    r.known_keys(kernel, where,
+                 {"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
+                  "LocalSize", "GlobalSize", "GridDivX", "GridDivY", "GridDivZ", "ProblemSize", "SharedMemory",
+                  "Stream", "Arguments"});
+
+    KernelSpec spec;
+    spec.spec_path = std::filesystem::absolute(path);
+    std::string name = path.stem().string();
+    if (root.contains("General") && root.at("General").contains("BenchmarkName"))
+        name = r.string(root.at("General").at("BenchmarkName"), "General.BenchmarkName");
+    if (!is_identifier(name))
+        r.fail("General.BenchmarkName", fmt::format("'{}' is not an identifier (it names the results file)", name));
+    spec.name = name;
+    spec.description = fmt::format("{} (T1 description {})", name, path.filename().string());
+
+    if (kernel.contains("Language")) {
+        const std::string language = r.string(kernel.at("Language"), where + ".Language");
+        if (language != "CUDA")
+            r.fail(where + ".Language", fmt::format("'{}' is not supported (CUDA only)", language));
+    }
+    if (kernel.contains("Stream") && !kernel.at("Stream").is_null())
+        r.fail(where + ".Stream", "is not supported (the tuner launches on its own stream): leave it null");
+    const std::string file = r.string(r.required(kernel, "KernelFile", where), where + ".KernelFile");
+    spec.template_path = std::filesystem::weakly_canonical(std::filesystem::absolute(path).parent_path() / file);
+    if (!std::filesystem::is_regular_file(spec.template_path))
+        r.fail(where + ".KernelFile", fmt::format("'{}' not found (looked at {})", file, spec.template_path.string()));
+    spec.function = r.string(r.required(kernel, "KernelName", where), where + ".KernelName");
+    spec.passing = ParameterPassing::preprocessor_definitions;
+    if (kernel.contains("CompilerOptions")) {
+        const json& options = kernel.at("CompilerOptions");
+        if (!options.is_array())
+            r.fail(where + ".CompilerOptions", "must be an array of strings");
+        for (std::size_t i = 0; i < options.size(); ++i)
+            spec.compile_options.push_back(r.string(options[i], fmt::format("{}.CompilerOptions[{}]", where, i)));
+    }
+
+    std::vector<std::int64_t> defaults;
+    read_parameters(r, space, spec, defaults);
+    read_problem_size(r, kernel, spec);
+    read_conditions(r, space, spec);
+    read_launch(r, kernel, spec);
+    // T1 says nothing of the work: no flops (the ranking is by time), bytes from the buffers.
+    spec.cost = CostModel{"0", "0", Precision::fp32};
+    read_arguments(r, kernel, spec);
+    read_reference(defaults, space, kernel, spec);
+    try {
+        validate_spec(spec);
+    } catch (const ExpressionError& e) {
+        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
+    }
+    return spec;
+}
+
+} // namespace autotune

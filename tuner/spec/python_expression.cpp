@@ -1,0 +1,817 @@
+#include "spec/python_expression.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace autotune {
+namespace {
+
+// What went wrong inside an expression; the caller adds the expression and its origin.
+struct Problem : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// ---------------------------------------------------------------------------- tokens
+
+enum class TokenKind { integer, floating, name, op, end };
+
+struct Token {
+    TokenKind kind;
+    std::string text;
+    std::size_t column; // 1-based, for messages
+};
+
+std::vector<Token> tokenize(const std::string& text)
+{
+    static const std::vector<std::string> operators{"**", "//", "<=", ">=", "==", "!=", "<", ">", "+", "-",
+                                                    "*",  "/",  "%",  "(",  ")",  "[",  "]", ",", "."};
+    std::vector<Token> tokens;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        if (std::isdigit(static_cast<unsigned char>(c)) ||
+            (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
+            bool floating = false;
+            while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.' ||
+                                       text[i] == '_' ||
+                                       ((text[i] == '+' || text[i] == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E')))) {
+                floating = floating || text[i] == '.' || text[i] == 'e' || text[i] == 'E';
+                ++i;
+            }
+            tokens.push_back({floating ? TokenKind::floating : TokenKind::integer, text.substr(start, i - start), start + 1});
+            continue;
+        }
+        if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+            while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+                ++i;
+            tokens.push_back({TokenKind::name, text.substr(start, i - start), start + 1});
+            continue;
+        }
+        const auto op = std::find_if(operators.begin(), operators.end(),
+                                     [&](const std::string& o) { return text.compare(i, o.size(), o) == 0; });
+        if (op == operators.end() || *op == ".")
+            throw Problem(fmt::format("unexpected '{}' at column {}", c, start + 1));
+        tokens.push_back({TokenKind::op, *op, start + 1});
+        i += op->size();
+    }
+    tokens.push_back({TokenKind::end, "", text.size() + 1});
+    return tokens;
+}
+
+// ---------------------------------------------------------------------------- syntax tree
+
+enum class NodeKind { literal, name, list, comprehension, for_clause, unary, binary, compare, and_, or_, not_,
+                      conditional, call, index };
+
+struct Node {
+    NodeKind kind;
+    PythonValue literal;
+    std::string text;              // name, operator, function, loop variable
+    std::vector<std::string> ops;  // compare: the operators between children
+    std::vector<Node> children;
+};
+
+class Parser {
+public:
+    explicit Parser(const std::string& text) : tokens_(tokenize(text)) {}
+
+    Node parse()
+    {
+        Node node = conditional();
+        if (peek().kind != TokenKind::end)
+            throw Problem(fmt::format("unexpected '{}' at column {}", peek().text, peek().column));
+        return node;
+    }
+
+private:
+    const Token& peek(std::size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
+    bool is(const char* text, std::size_t ahead = 0) const
+    {
+        const Token& t = peek(ahead);
+        return (t.kind == TokenKind::op || t.kind == TokenKind::name) && t.text == text;
+    }
+    bool accept(const char* text)
+    {
+        if (!is(text))
+            return false;
+        ++pos_;
+        return true;
+    }
+    void expect(const char* text)
+    {
+        if (!accept(text))
+            throw Problem(fmt::format("expected '{}' at column {}, found {}", text, peek().column,
+                                      peek().kind == TokenKind::end ? "the end" : "'" + peek().text + "'"));
+    }
+    static Node make(NodeKind kind, std::string text, std::vector<Node> children)
+    {
+        return Node{kind, {}, std::move(text), {}, std::move(children)};
+    }
+
+    Node conditional()
+    {
+        Node body = or_test();
+        if (!accept("if"))
+            return body;
+        Node condition = or_test();
+        expect("else");
+        Node otherwise = conditional();
+        return make(NodeKind::conditional, "", {std::move(body), std::move(condition), std::move(otherwise)});
+    }
+    Node or_test()
+    {
+        Node left = and_test();
+        while (accept("or"))
+            left = make(NodeKind::or_, "or", {std::move(left), and_test()});
+        return left;
+    }
+    Node and_test()
+    {
+        Node left = not_test();
+        while (accept("and"))
+            left = make(NodeKind::and_, "and", {std::move(left), not_test()});
+        return left;
+    }
+    Node not_test()
+    {
+        if (accept("not"))
+            return make(NodeKind::not_, "not", {not_test()});
+        return comparison();
+    }
+    Node comparison()
+    {
+        Node first = arith();
+        Node node = make(NodeKind::compare, "", {});
+        node.children.push_back(std::move(first));
+        for (;;) {
+            std::string op;
+            for (const char* o : {"<=", ">=", "==", "!=", "<", ">", "in"})
+                if (is(o))
+                    op = o;
+            if (op.empty() && is("not") && is("in", 1))
+                op = "not in";
+            if (op.empty())
+                break;
+            pos_ += op == "not in" ? 2 : 1;
+            node.ops.push_back(op);
+            node.children.push_back(arith());
+        }
+        return node.ops.empty() ? std::move(node.children[0]) : node;
+    }
+    Node arith()
+    {
+        Node left = term();
+        while (is("+") || is("-")) {
+            std::string op = peek().text;
+            ++pos_;
+            left = make(NodeKind::binary, op, {std::move(left), term()});
+        }
+        return left;
+    }
+    Node term()
+    {
+        Node left = factor();
+        while (is("*") || is("/") || is("//") || is("%")) {
+            std::string op = peek().text;
+            ++pos_;
+            left = make(NodeKind::binary, op, {std::move(left), factor()});
+        }
+        return left;
+    }
+    Node factor()
+    {
+        if (is("-") || is("+")) {
+            std::string op = peek().text;
+            ++pos_;
+            return make(NodeKind::unary, op, {factor()});
+        }
+        Node base = postfix();
+        if (accept("**"))
+            return make(NodeKind::binary, "**", {std::move(base), factor()});
+        return base;
+    }
+    Node postfix()
+    {
+        Node node = atom();
+        for (;;) {
+            if (accept("[")) {
+                Node index = conditional();
+                expect("]");
+                node = make(NodeKind::index, "", {std::move(node), std::move(index)});
+            } else if (is("(")) {
+                if (node.kind != NodeKind::name)
+                    throw Problem(fmt::format("only functions can be called (column {})", peek().column));
+                ++pos_;
+                Node call = make(NodeKind::call, node.text, {});
+                if (!accept(")")) {
+                    do
+                        call.children.push_back(conditional());
+                    while (accept(","));
+                    expect(")");
+                }
+                node = std::move(call);
+            } else {
+                return node;
+            }
+        }
+    }
+    Node atom()
+    {
+        const Token token = peek();
+        if (token.kind == TokenKind::integer || token.kind == TokenKind::floating) {
+            ++pos_;
+            Node node = make(NodeKind::literal, "", {});
+            try {
+                std::size_t used = 0;
+                if (token.kind == TokenKind::integer)
+                    node.literal.value = static_cast<std::int64_t>(std::stoll(token.text, &used));
+                else
+                    node.literal.value = std::stod(token.text, &used);
+                if (used != token.text.size())
+                    throw std::invalid_argument(token.text);
+            } catch (const std::exception&) {
+                throw Problem(fmt::format("'{}' is not a number (column {})", token.text, token.column));
+            }
+            return node;
+        }
+        if (token.kind == TokenKind::name) {
+            static const std::set<std::string> keywords{"and", "or", "not", "if", "else", "for", "in", "None",
+                                                        "lambda", "is"};
+            if (token.text == "True" || token.text == "False") {
+                ++pos_;
+                Node node = make(NodeKind::literal, "", {});
+                node.literal.value = token.text == "True";
+                return node;
+            }
+            if (keywords.count(token.text))
+                throw Problem(fmt::format("unexpected '{}' at column {}", token.text, token.column));
+            ++pos_;
+            return make(NodeKind::name, token.text, {});
+        }
+        if (accept("(")) {
+            Node inner = conditional();
+            if (is(","))
+                throw Problem(fmt::format("tuples are not supported (column {})", peek().column));
+            expect(")");
+            return inner;
+        }
+        if (accept("["))
+            return list();
+        throw Problem(token.kind == TokenKind::end ? std::string("unexpected end")
+                                                   : fmt::format("unexpected '{}' at column {}", token.text, token.column));
+    }
+    Node list()
+    {
+        Node node = make(NodeKind::list, "", {});
+        if (accept("]"))
+            return node;
+        node.children.push_back(conditional());
+        if (is("for")) {
+            node.kind = NodeKind::comprehension;
+            while (accept("for")) {
+                if (peek().kind != TokenKind::name)
+                    throw Problem(fmt::format("expected a loop variable at column {}", peek().column));
+                Node clause = make(NodeKind::for_clause, peek().text, {});
+                ++pos_;
+                expect("in");
+                clause.children.push_back(or_test());
+                while (accept("if"))
+                    clause.children.push_back(or_test());
+                node.children.push_back(std::move(clause));
+            }
+            expect("]");
+            return node;
+        }
+        while (accept(",")) {
+            if (is("]"))
+                break;
+            node.children.push_back(conditional());
+        }
+        expect("]");
+        return node;
+    }
+
+    std::vector<Token> tokens_;
+    std::size_t pos_ = 0;
+};
+
+// ---------------------------------------------------------------------------- values
+
+using List = std::vector<PythonValue>;
+
+PythonValue make_int(std::int64_t v) { return PythonValue{v}; }
+PythonValue make_float(double v) { return PythonValue{v}; }
+PythonValue make_bool(bool v) { return PythonValue{v}; }
+
+bool is_int(const PythonValue& v) { return std::holds_alternative<std::int64_t>(v.value) || std::holds_alternative<bool>(v.value); }
+bool is_number(const PythonValue& v) { return is_int(v) || std::holds_alternative<double>(v.value); }
+const List& as_list(const PythonValue& v, const char* what)
+{
+    if (!v.is_list())
+        throw Problem(fmt::format("{} needs a list, not {}", what, v.to_string()));
+    return std::get<List>(v.value);
+}
+std::int64_t as_int(const PythonValue& v, const char* what)
+{
+    if (const auto* b = std::get_if<bool>(&v.value))
+        return *b ? 1 : 0;
+    if (const auto* i = std::get_if<std::int64_t>(&v.value))
+        return *i;
+    throw Problem(fmt::format("{} needs an integer, not {}", what, v.to_string()));
+}
+double as_double(const PythonValue& v, const char* what)
+{
+    if (const auto* d = std::get_if<double>(&v.value))
+        return *d;
+    if (is_int(v))
+        return static_cast<double>(as_int(v, what));
+    throw Problem(fmt::format("{} needs a number, not {}", what, v.to_string()));
+}
+bool truthy(const PythonValue& v)
+{
+    if (v.is_list())
+        return !std::get<List>(v.value).empty();
+    return as_double(v, "a condition") != 0.0;
+}
+bool equal(const PythonValue& a, const PythonValue& b)
+{
+    if (a.is_list() || b.is_list()) {
+        if (!a.is_list() || !b.is_list())
+            return false;
+        const List& x = std::get<List>(a.value);
+        const List& y = std::get<List>(b.value);
+        return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), equal);
+    }
+    if (is_int(a) && is_int(b))
+        return as_int(a, "==") == as_int(b, "==");
+    return as_double(a, "==") == as_double(b, "==");
+}
+
+void check_overflow(bool overflow)
+{
+    if (overflow)
+        throw Problem("integer overflow (beyond 64 bits)");
+}
+
+PythonValue arithmetic(const std::string& op, const PythonValue& a, const PythonValue& b)
+{
+    if (op == "+" && a.is_list() && b.is_list()) {
+        List out = std::get<List>(a.value);
+        const List& more = std::get<List>(b.value);
+        out.insert(out.end(), more.begin(), more.end());
+        return PythonValue{std::move(out)};
+    }
+    if (op == "*" && (a.is_list() || b.is_list())) {
+        const List& items = as_list(a.is_list() ? a : b, "*");
+        const std::int64_t times = as_int(a.is_list() ? b : a, "list * n");
+        List out;
+        for (std::int64_t i = 0; i < times; ++i)
+            out.insert(out.end(), items.begin(), items.end());
+        return PythonValue{std::move(out)};
+    }
+    const std::string what = "'" + op + "'";
+    if (!is_number(a) || !is_number(b))
+        throw Problem(fmt::format("{} needs numbers, not {} and {}", what, a.to_string(), b.to_string()));
+    if (op == "/") {
+        const double d = as_double(b, "/");
+        if (d == 0)
+            throw Problem("division by zero");
+        return make_float(as_double(a, "/") / d);
+    }
+    if (is_int(a) && is_int(b)) {
+        const std::int64_t x = as_int(a, "");
+        const std::int64_t y = as_int(b, "");
+        std::int64_t r = 0;
+        if (op == "+" || op == "-" || op == "*") {
+            check_overflow(op == "+"   ? __builtin_add_overflow(x, y, &r)
+                           : op == "-" ? __builtin_sub_overflow(x, y, &r)
+                                       : __builtin_mul_overflow(x, y, &r));
+            return make_int(r);
+        }
+        if (op == "//" || op == "%") {
+            if (y == 0)
+                throw Problem(op == "//" ? "integer division by zero" : "modulo by zero");
+            std::int64_t q = x / y;
+            std::int64_t m = x % y;
+            if (m != 0 && ((m < 0) != (y < 0))) { // Python rounds toward negative infinity
+                --q;
+                m += y;
+            }
+            return make_int(op == "//" ? q : m);
+        }
+        if (op == "**") {
+            if (y < 0)
+                return make_float(std::pow(static_cast<double>(x), static_cast<double>(y)));
+            std::int64_t result = 1;
+            for (std::int64_t i = 0; i < y; ++i)
+                check_overflow(__builtin_mul_overflow(result, x, &result));
+            return make_int(result);
+        }
+    }
+    const double x = as_double(a, "");
+    const double y = as_double(b, "");
+    if (op == "+") return make_float(x + y);
+    if (op == "-") return make_float(x - y);
+    if (op == "*") return make_float(x * y);
+    if (op == "**") return make_float(std::pow(x, y));
+    if (y == 0)
+        throw Problem(op == "//" ? "float floor division by zero" : "float modulo");
+    if (op == "//") return make_float(std::floor(x / y));
+    double m = std::fmod(x, y);
+    if (m != 0 && ((m < 0) != (y < 0)))
+        m += y;
+    return make_float(m);
+}
+
+bool compare(const std::string& op, const PythonValue& a, const PythonValue& b)
+{
+    if (op == "in" || op == "not in") {
+        const List& items = as_list(b, "'in'");
+        const bool found = std::any_of(items.begin(), items.end(), [&](const PythonValue& v) { return equal(a, v); });
+        return op == "in" ? found : !found;
+    }
+    if (op == "==") return equal(a, b);
+    if (op == "!=") return !equal(a, b);
+    const double x = as_double(a, op.c_str());
+    const double y = as_double(b, op.c_str());
+    if (is_int(a) && is_int(b)) {
+        const auto i = as_int(a, ""), j = as_int(b, "");
+        return op == "<" ? i < j : op == ">" ? i > j : op == "<=" ? i <= j : i >= j;
+    }
+    return op == "<" ? x < y : op == ">" ? x > y : op == "<=" ? x <= y : x >= y;
+}
+
+PythonValue call(const std::string& function, const std::vector<PythonValue>& args)
+{
+    if (function == "range") {
+        if (args.empty() || args.size() > 3)
+            throw Problem("range() takes 1 to 3 integers");
+        const std::int64_t start = args.size() == 1 ? 0 : as_int(args[0], "range()");
+        const std::int64_t stop = as_int(args[args.size() == 1 ? 0 : 1], "range()");
+        const std::int64_t step = args.size() == 3 ? as_int(args[2], "range()") : 1;
+        if (step == 0)
+            throw Problem("range() step must not be zero");
+        List out;
+        for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+            if (out.size() >= 10'000'000)
+                throw Problem("range() is too long (over 10,000,000 values)");
+            out.push_back(make_int(i));
+        }
+        return PythonValue{std::move(out)};
+    }
+    if (args.size() == 1 && (function == "len" || function == "sum")) {
+        const List& items = as_list(args[0], (function + "()").c_str());
+        if (function == "len")
+            return make_int(static_cast<std::int64_t>(items.size()));
+        PythonValue total = make_int(0);
+        for (const auto& v : items)
+            total = arithmetic("+", total, v);
+        return total;
+    }
+    if (function == "max" || function == "min") {
+        // max(list) or max(a, b, ...), as Python has both.
+        const List& items = args.size() == 1 ? as_list(args[0], (function + "()").c_str()) : args;
+        if (items.empty())
+            throw Problem(function + "() of an empty list");
+        PythonValue best = items[0];
+        for (const auto& v : items)
+            if (compare(function == "max" ? ">" : "<", v, best))
+                best = v;
+        return best;
+    }
+    if ((function == "abs" || function == "int" || function == "float") && args.size() == 1) {
+        if (function == "float")
+            return make_float(as_double(args[0], "float()"));
+        if (is_int(args[0]))
+            return make_int(function == "abs" ? std::abs(as_int(args[0], "")) : as_int(args[0], ""));
+        const double d = as_double(args[0], (function + "()").c_str());
+        return function == "abs" ? make_float(std::fabs(d)) : make_int(static_cast<std::int64_t>(std::trunc(d)));
+    }
+    throw Problem(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
+                              "float)", function, args.size()));
+}
+
+class Evaluator {
+public:
+    explicit Evaluator(const PythonScope& scope) : env_(scope) {}
+
+    PythonValue eval(const Node& n)
+    {
+        switch (n.kind) {
+        case NodeKind::literal:
+            return n.literal;
+        case NodeKind::name: {
+            auto it = env_.find(n.text);
+            if (it == env_.end()) {
+                std::vector<std::string> known;
+                for (const auto& [name, _] : env_)
+                    known.push_back(name);
+                throw Problem(fmt::format("unknown name '{}' (known: {})", n.text,
+                                          known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+            }
+            return it->second;
+        }
+        case NodeKind::list: {
+            List out;
+            for (const auto& c : n.children)
+                out.push_back(eval(c));
+            return PythonValue{std::move(out)};
+        }
+        case NodeKind::comprehension: {
+            List out;
+            comprehend(n, 1, out);
+            return PythonValue{std::move(out)};
+        }
+        case NodeKind::unary: {
+            const PythonValue v = eval(n.children[0]);
+            if (n.text == "+")
+                return arithmetic("+", make_int(0), v);
+            return arithmetic("-", make_int(0), v);
+        }
+        case NodeKind::binary:
+            return arithmetic(n.text, eval(n.children[0]), eval(n.children[1]));
+        case NodeKind::compare: {
+            PythonValue left = eval(n.children[0]);
+            for (std::size_t i = 0; i < n.ops.size(); ++i) {
+                PythonValue right = eval(n.children[i + 1]);
+                if (!compare(n.ops[i], left, right))
+                    return make_bool(false);
+                left = std::move(right);
+            }
+            return make_bool(true);
+        }
+        case NodeKind::and_: {
+            PythonValue left = eval(n.children[0]);
+            return truthy(left) ? eval(n.children[1]) : left;
+        }
+        case NodeKind::or_: {
+            PythonValue left = eval(n.children[0]);
+            return truthy(left) ? left : eval(n.children[1]);
+        }
+        case NodeKind::not_:
+            return make_bool(!truthy(eval(n.children[0])));
+        case NodeKind::conditional:
+            return truthy(eval(n.children[1])) ? eval(n.children[0]) : eval(n.children[2]);
+        case NodeKind::call: {
+            std::vector<PythonValue> args;
+            for (const auto& c : n.children)
+                args.push_back(eval(c));
+            return call(n.text, args);
+        }
+        case NodeKind::index: {
+            const PythonValue target = eval(n.children[0]);
+            const List& items = as_list(target, "indexing");
+            const std::int64_t index = as_int(eval(n.children[1]), "an index");
+            std::int64_t i = index;
+            const auto size = static_cast<std::int64_t>(items.size());
+            if (i < 0)
+                i += size;
+            if (i < 0 || i >= size)
+                throw Problem(fmt::format("index {} is out of range (the list has {})", index, size));
+            return items[static_cast<std::size_t>(i)];
+        }
+        case NodeKind::for_clause:
+            break;
+        }
+        throw Problem("internal error: unexpected node");
+    }
+
+private:
+    void comprehend(const Node& n, std::size_t clause, List& out)
+    {
+        if (clause == n.children.size()) {
+            out.push_back(eval(n.children[0]));
+            return;
+        }
+        const Node& c = n.children[clause];
+        const List items = as_list(eval(c.children[0]), "'for ... in'");
+        const auto saved = env_.find(c.text) == env_.end() ? std::optional<PythonValue>() : env_.at(c.text);
+        for (const auto& item : items) {
+            env_[c.text] = item;
+            bool keep = true;
+            for (std::size_t k = 1; k < c.children.size() && keep; ++k)
+                keep = truthy(eval(c.children[k]));
+            if (keep)
+                comprehend(n, clause + 1, out);
+        }
+        if (saved)
+            env_[c.text] = *saved;
+        else
+            env_.erase(c.text);
+    }
+
+    PythonScope env_;
+};
+
+// ---------------------------------------------------------------------------- translation
+
+// Names a subtree uses that it does not bind itself (comprehension variables).
+void free_names(const Node& n, std::set<std::string>& bound, std::set<std::string>& out)
+{
+    if (n.kind == NodeKind::name) {
+        if (!bound.count(n.text))
+            out.insert(n.text);
+        return;
+    }
+    if (n.kind == NodeKind::comprehension) {
+        std::set<std::string> inner = bound;
+        for (std::size_t i = 1; i < n.children.size(); ++i) {
+            const Node& clause = n.children[i];
+            for (const auto& c : clause.children) {
+                if (&c == &clause.children[0])
+                    free_names(c, inner, out); // the iterable, before its variable is bound
+                else {
+                    inner.insert(clause.text);
+                    free_names(c, inner, out);
+                }
+            }
+            inner.insert(clause.text);
+        }
+        free_names(n.children[0], inner, out);
+        return;
+    }
+    for (const auto& c : n.children)
+        free_names(c, bound, out);
+}
+
+std::string literal_text(const PythonValue& v)
+{
+    if (const auto* b = std::get_if<bool>(&v.value))
+        return *b ? "1" : "0";
+    if (const auto* i = std::get_if<std::int64_t>(&v.value))
+        return *i < 0 ? fmt::format("({})", *i) : std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&v.value))
+        return *d < 0 ? fmt::format("({})", *d) : fmt::format("{}", *d);
+    throw Problem(fmt::format("the list {} has no equivalent here (a number is needed)", v.to_string()));
+}
+
+class Translator {
+public:
+    explicit Translator(const PythonTranslation& names) : names_(names) {}
+
+    std::string translate(const Node& n)
+    {
+        std::set<std::string> bound, used;
+        free_names(n, bound, used);
+        const bool constant = std::all_of(used.begin(), used.end(),
+                                          [&](const std::string& name) { return names_.constants.count(name) != 0; });
+        if (constant)
+            return literal_text(Evaluator(names_.constants).eval(n));
+        switch (n.kind) {
+        case NodeKind::name:
+            if (names_.variables.count(n.text))
+                return n.text;
+            throw Problem(fmt::format("unknown name '{}' (known: {})", n.text, fmt::join(names_.variables, ", ")));
+        case NodeKind::index: {
+            if (n.children[0].kind == NodeKind::name) {
+                auto it = names_.indexed.find(n.children[0].text);
+                if (it != names_.indexed.end()) {
+                    const std::int64_t i = as_int(Evaluator(names_.constants).eval(n.children[1]), "an index");
+                    if (i < 0 || i >= static_cast<std::int64_t>(it->second.size()))
+                        throw Problem(fmt::format("{}[{}] is out of range (it has {})", it->first, i, it->second.size()));
+                    return it->second[static_cast<std::size_t>(i)];
+                }
+            }
+            throw Problem("indexing is only supported on constant lists here");
+        }
+        case NodeKind::unary:
+            return n.text == "-" ? fmt::format("(-{})", translate(n.children[0])) : translate(n.children[0]);
+        case NodeKind::binary: {
+            const std::string a = translate(n.children[0]);
+            const std::string b = translate(n.children[1]);
+            if (n.text == "//")
+                return fmt::format("floor_div({}, {})", a, b);
+            if (n.text == "**")
+                return fmt::format("({} ^ {})", a, b);
+            return fmt::format("({} {} {})", a, n.text, b);
+        }
+        case NodeKind::compare: {
+            std::vector<std::string> parts;
+            for (std::size_t i = 0; i < n.ops.size(); ++i) {
+                const std::string left = translate(n.children[i]);
+                const std::string& op = n.ops[i];
+                if (op == "in" || op == "not in") {
+                    const PythonValue items = Evaluator(names_.constants).eval(n.children[i + 1]);
+                    std::vector<std::string> alternatives;
+                    for (const auto& v : as_list(items, "'in'"))
+                        alternatives.push_back(fmt::format("{} == {}", left, literal_text(v)));
+                    const std::string any = alternatives.empty() ? "0" : fmt::format("({})", fmt::join(alternatives, " || "));
+                    parts.push_back(op == "in" ? any : "!" + any);
+                } else {
+                    parts.push_back(fmt::format("{} {} {}", left, op, translate(n.children[i + 1])));
+                }
+            }
+            return fmt::format("({})", fmt::join(parts, " && "));
+        }
+        case NodeKind::and_:
+            return fmt::format("({} && {})", translate(n.children[0]), translate(n.children[1]));
+        case NodeKind::or_:
+            return fmt::format("({} || {})", translate(n.children[0]), translate(n.children[1]));
+        case NodeKind::not_:
+            return fmt::format("(!{})", translate(n.children[0]));
+        case NodeKind::conditional:
+            return fmt::format("({} ? {} : {})", translate(n.children[1]), translate(n.children[0]),
+                               translate(n.children[2]));
+        case NodeKind::call:
+            if ((n.text == "max" || n.text == "min") && n.children.size() >= 2) {
+                std::vector<std::string> args;
+                for (const auto& c : n.children)
+                    args.push_back(translate(c));
+                return fmt::format("{}({})", n.text, fmt::join(args, ", "));
+            }
+            if (n.text == "abs" && n.children.size() == 1)
+                return fmt::format("abs({})", translate(n.children[0]));
+            throw Problem(fmt::format("{}() of a per-configuration value has no equivalent (use it on constants)", n.text));
+        case NodeKind::list:
+        case NodeKind::comprehension:
+            throw Problem("a list of per-configuration values has no equivalent (a number is needed)");
+        default:
+            throw Problem("internal error: unexpected node");
+        }
+    }
+
+private:
+    const PythonTranslation& names_;
+};
+
+Node parse(const std::string& text, const std::string& origin)
+{
+    try {
+        return Parser(text).parse();
+    } catch (const Problem& e) {
+        throw ExpressionError(fmt::format("{}: cannot parse '{}': {}", origin, text, e.what()));
+    }
+}
+
+} // namespace
+
+std::string PythonValue::to_string() const
+{
+    if (const auto* b = std::get_if<bool>(&value))
+        return *b ? "True" : "False";
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&value))
+        return *d == std::floor(*d) && std::fabs(*d) < 1e16 ? fmt::format("{:.1f}", *d) : fmt::format("{}", *d);
+    std::vector<std::string> items;
+    for (const auto& v : std::get<std::vector<PythonValue>>(value))
+        items.push_back(v.to_string());
+    return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+bool python_truth(const PythonValue& value) { return truthy(value); }
+
+PythonValue evaluate_python(const std::string& text, const PythonScope& scope, const std::string& origin)
+{
+    const Node tree = parse(text, origin);
+    try {
+        return Evaluator(scope).eval(tree);
+    } catch (const Problem& e) {
+        throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin, text, e.what()));
+    }
+}
+
+std::vector<std::int64_t> evaluate_python_integers(const std::string& text, const PythonScope& scope,
+                                                   const std::string& origin)
+{
+    const PythonValue value = evaluate_python(text, scope, origin);
+    auto fail = [&](const std::string& what) {
+        throw ExpressionError(fmt::format("{}: '{}' {}", origin, text, what));
+    };
+    if (!value.is_list())
+        fail(fmt::format("is {}, not a list of integers", value.to_string()));
+    std::vector<std::int64_t> out;
+    for (const auto& v : std::get<List>(value.value)) {
+        if (!std::holds_alternative<std::int64_t>(v.value))
+            fail(fmt::format("holds {}, which is not an integer", v.to_string()));
+        if (std::find(out.begin(), out.end(), std::get<std::int64_t>(v.value)) != out.end())
+            fail(fmt::format("lists {} twice", v.to_string()));
+        out.push_back(std::get<std::int64_t>(v.value));
+    }
+    if (out.empty())
+        fail("is an empty list");
+    return out;
+}
+
+std::string translate_python(const std::string& text, const PythonTranslation& names, const std::string& origin)
+{
+    const Node tree = parse(text, origin);
+    try {
+        return Translator(names).translate(tree);
+    } catch (const Problem& e) {
+        throw ExpressionError(fmt::format("{}: cannot translate '{}': {}", origin, text, e.what()));
+    }
+}
+
+} // namespace autotune
