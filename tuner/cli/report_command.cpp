@@ -1,5 +1,5 @@
 // autotune report RESULTS... [-o DIR]: a Markdown report with a section per results
-// file, and the roofline picture of each as an SVG next to it.
+// file, and its pictures (the roofline, registers against performance) as SVGs next to it.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
@@ -7,6 +7,7 @@
 #include "emit/markdown_report.hpp"
 #include "emit/peer_ratio.hpp"
 #include "emit/problem_views.hpp"
+#include "emit/registers_svg.hpp"
 #include "emit/roofline_svg.hpp"
 #include "rank/measured_ceilings.hpp"
 #include "util/atomic_file.hpp"
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
@@ -64,15 +66,19 @@ int report_command(const Arguments& args)
     std::string md = "# autotune report\n\n";
     for (const auto& [path, d, plot_suffix] : sections) {
         const std::string device = d.at("device").is_null() ? "predicted" : device_slug(d.at("device").at("name").get<std::string>());
-        std::string svg_name = fmt::format("{}-{}-{}{}.svg", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
-                                           device, plot_suffix);
-        try {
-            write_file_atomically(std::filesystem::path(out_dir) / svg_name, roofline_svg(d));
-        } catch (const std::invalid_argument& e) {
-            std::cerr << "autotune: " << path << ": no roofline plot: " << e.what() << "\n";
-            svg_name.clear();
-        }
-        md += markdown_report_section(d, svg_name);
+        const std::string stem = fmt::format("{}-{}-{}{}", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
+                                             device, plot_suffix);
+        // The roofline places the problem; the registers plot shows the launch-bound trade-off.
+        std::vector<ReportPicture> pictures;
+        for (const auto& [alt, file, draw] : {std::tuple{"roofline", stem + ".svg", &roofline_svg},
+                                              std::tuple{"registers against performance", stem + "-registers.svg", &registers_svg}})
+            try {
+                write_file_atomically(std::filesystem::path(out_dir) / file, draw(d));
+                pictures.push_back({alt, file});
+            } catch (const std::invalid_argument& e) {
+                std::cerr << "autotune: " << path << ": no " << alt << " plot: " << e.what() << "\n";
+            }
+        md += markdown_report_section(d, pictures);
         // The peers measured on the same device sit next to the results: <arch>/peers.json.
         const auto peers_path = std::filesystem::path(path).parent_path() / "peers.json";
         const bool found = std::filesystem::exists(peers_path);
