@@ -398,6 +398,8 @@ TEST_F(Cli, ReportWritesMarkdownAndAPlotPerResultsFile)
     EXPECT_THAT(md, HasSubstr("## gemm on sm_90, not measured"));
     EXPECT_THAT(md, HasSubstr("**Nothing was measured**"));
     EXPECT_TRUE(std::filesystem::exists(report_dir / "copy-sm_90-predicted.svg"));
+    EXPECT_TRUE(std::filesystem::exists(report_dir / "copy-sm_90-predicted-registers.svg"));
+    EXPECT_THAT(md, HasSubstr("![registers against performance](copy-sm_90-predicted-registers.svg)"));
     // gemm's spec tunes four problems by default: a section and a plot each.
     for (const char* size : {"1024", "2048", "4096", "8192"})
         EXPECT_THAT(md, HasSubstr(fmt::format("## gemm on sm_90, not measured — M = {0}, N = {0}, K = {0}", size)));

@@ -1,5 +1,6 @@
 // The report's SVG roofline and Markdown, from hand-made results documents.
 #include "emit/markdown_report.hpp"
+#include "emit/registers_svg.hpp"
 #include "emit/roofline_svg.hpp"
 
 #include "support/test_support.hpp"
@@ -25,7 +26,9 @@ json measured_results(double flops)
         variants.push_back({{"index", 100 + i},
                             {"params", {{"BM", 64 * (i + 1)}}},
                             {"status", wrong ? "wrong_result" : "ok"},
-                            {"registers", 64 + i},
+                            {"registers", 64 + 8 * i},
+                            {"block", {256, 1, 1}},
+                            {"register_policy", {{"kind", i % 2 ? "launch_bounds" : "none"}}},
                             {"occupancy", {{"fraction", 0.5}}},
                             {"measurement", {{"time_seconds", {{"median", seconds}}}}},
                             {"gflops", wrong ? json(nullptr) : json(flops / seconds / 1e9)},
@@ -76,6 +79,23 @@ TEST(RooflineSvg, IsWellFormedAndShowsEveryRankedVariantAndTheWinner)
     EXPECT_THAT(roofline_svg(measured_results(1e11)), HasSubstr("ridge 20 flop/byte"));
 }
 
+TEST(RegistersSvg, ShowsMeasuredAndPredictedPerVariantOverTheOccupancySteps)
+{
+    const std::string svg = registers_svg(measured_results(1e11));
+    EXPECT_TRUE(well_formed_xml(svg)) << svg;
+    EXPECT_THAT(svg, HasSubstr("performance (GFLOP/s): ● measured, ○ predicted"));
+    EXPECT_THAT(svg, HasSubstr("winner #100: 100000 GFLOP/s, 64 registers"));
+    EXPECT_THAT(svg, HasSubstr(">__launch_bounds__<"));
+    // 256-thread blocks on sm_90: 65 registers lose the fourth block per SM, 81 the third.
+    EXPECT_THAT(svg, HasSubstr(R"(data-registers="65")"));
+    EXPECT_THAT(svg, HasSubstr(R"(data-registers="81")"));
+    // Each of the five ranked variants twice (measured and predicted), and the winner.
+    std::size_t points = 0;
+    for (auto at = svg.find(R"(class="point")"); at != std::string::npos; at = svg.find(R"(class="point")", at + 1))
+        ++points;
+    EXPECT_EQ(points, 11u);
+}
+
 TEST(RooflineSvg, RefusesResultsWithoutCeilings)
 {
     json results = measured_results(1e11);
@@ -86,7 +106,7 @@ TEST(RooflineSvg, RefusesResultsWithoutCeilings)
 
 TEST(MarkdownReport, NamesTheWinnerItsDiagnosisTheTopVariantsAndThePredictionQuality)
 {
-    const std::string md = markdown_report_section(measured_results(1e11), "plot.svg", 3);
+    const std::string md = markdown_report_section(measured_results(1e11), {{"roofline", "plot.svg"}}, 3);
     EXPECT_THAT(md, HasSubstr("## gemm on NVIDIA H200 (sm_90)"));
     EXPECT_THAT(md, HasSubstr("**Winner** (measured): #100 `BM=64`"));
     EXPECT_THAT(md, HasSubstr("- spills: 8 bytes stored"));
@@ -96,6 +116,15 @@ TEST(MarkdownReport, NamesTheWinnerItsDiagnosisTheTopVariantsAndThePredictionQua
     EXPECT_THAT(md, HasSubstr("the model ranked the measured winner 1 (in its top 10)"));
     EXPECT_THAT(md, HasSubstr("5 ok, 1 wrong_result"));
     EXPECT_EQ(md.find("As nvcc builds them"), std::string::npos) << "no nvcc builds recorded: no such table";
+}
+
+TEST(MarkdownReport, WritesEveryFigureOneWay)
+{
+    const std::string md = markdown_report_section(measured_results(1.1e12), {}, 3);
+    EXPECT_THAT(md, HasSubstr("1100 GFLOP, 1000 MB moved at least, 1100 flop/byte; ridge 20 flop/byte"));
+    EXPECT_THAT(md, HasSubstr("Ceilings: 60000 GFLOP/s and 3000 GB/s at 1980 MHz"));
+    EXPECT_EQ(md.find("e+"), std::string::npos) << md;
+    EXPECT_EQ(md.find(".0 "), std::string::npos) << md;
 }
 
 TEST(MarkdownReport, ShowsTheBestVariantsAsNvccBuildsThemAndWhichTheHeaderKeeps)
@@ -109,9 +138,9 @@ TEST(MarkdownReport, ShowsTheBestVariantsAsNvccBuildsThemAndWhichTheHeaderKeeps)
          {{"index", 102}, {"same_machine_code", false}, {"sass_sha256", nullptr}, {"median_seconds", nullptr},
           {"measured_again", false}, {"error", "nvcc fails: x"}}});
     results["problems"][0]["winner_as_built_by_nvcc"] = {{"index", 101}, {"median_seconds", 0.0012}};
-    const std::string md = markdown_report_section(results, "", 3);
-    EXPECT_THAT(md, HasSubstr("| 101 | other than NVRTC's (measured again) | 1200.0 |  |"));
-    EXPECT_THAT(md, HasSubstr("| 100 | as NVRTC built it | 1300.0 |  |"));
+    const std::string md = markdown_report_section(results, {}, 3);
+    EXPECT_THAT(md, HasSubstr("| 101 | other than NVRTC's (measured again) | 1200 |  |"));
+    EXPECT_THAT(md, HasSubstr("| 100 | as NVRTC built it | 1300 |  |"));
     EXPECT_THAT(md, HasSubstr("| 102 | – | – | nvcc fails: x |"));
     EXPECT_THAT(md, HasSubstr("The tuned header keeps #101."));
 }

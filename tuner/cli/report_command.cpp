@@ -1,12 +1,14 @@
 // autotune report RESULTS... [-o DIR]: a Markdown report with a section per results
-// file, and the roofline picture of each as an SVG next to it.
+// file, and its pictures (the roofline, registers against performance) as SVGs next to it.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/written_outcome.hpp"
 #include "emit/markdown_peers.hpp"
 #include "emit/markdown_report.hpp"
 #include "emit/peer_ratio.hpp"
 #include "emit/problem_views.hpp"
+#include "emit/registers_svg.hpp"
 #include "emit/results_reader.hpp"
 #include "emit/roofline_svg.hpp"
 #include "rank/measured_ceilings.hpp"
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
@@ -27,8 +30,10 @@ int report_command(const Arguments& args)
 {
     std::vector<std::string> paths;
     std::string out_dir = "report";
-    CommandLine line("usage: autotune report RESULTS... [-o DIR]");
-    line.options()("out,o", po::value(&out_dir)->default_value("report"), "directory for report.md and the SVG plots");
+    bool as_json = false;
+    CommandLine line("usage: autotune report RESULTS... [-o DIR] [--json]");
+    line.options()("out,o", po::value(&out_dir)->default_value("report"), "directory for report.md and the SVG plots")(
+        "json", po::bool_switch(&as_json), "say what was written as JSON");
     line.positional("results", po::value(&paths)->composing(), -1);
     if (!line.parse(args))
         return exit_ok;
@@ -61,17 +66,23 @@ int report_command(const Arguments& args)
         }
     }
     std::string md = "# autotune report\n\n";
+    std::vector<std::string> written;
     for (const auto& [path, d, plot_suffix] : sections) {
         const std::string device = d.at("device").is_null() ? "predicted" : device_slug(d.at("device").at("name").get<std::string>());
-        std::string svg_name = fmt::format("{}-{}-{}{}.svg", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
-                                           device, plot_suffix);
-        try {
-            write_file_atomically(std::filesystem::path(out_dir) / svg_name, roofline_svg(d));
-        } catch (const std::invalid_argument& e) {
-            std::cerr << "autotune: " << path << ": no roofline plot: " << e.what() << "\n";
-            svg_name.clear();
-        }
-        md += markdown_report_section(d, svg_name);
+        const std::string stem = fmt::format("{}-{}-{}{}", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
+                                             device, plot_suffix);
+        // The roofline places the problem; the registers plot shows the launch-bound trade-off.
+        std::vector<ReportPicture> pictures;
+        for (const auto& [alt, file, draw] : {std::tuple{"roofline", stem + ".svg", &roofline_svg},
+                                              std::tuple{"registers against performance", stem + "-registers.svg", &registers_svg}})
+            try {
+                write_file_atomically(std::filesystem::path(out_dir) / file, draw(d));
+                pictures.push_back({alt, file});
+                written.push_back((std::filesystem::path(out_dir) / file).string());
+            } catch (const std::invalid_argument& e) {
+                std::cerr << "autotune: " << path << ": no " << alt << " plot: " << e.what() << "\n";
+            }
+        md += markdown_report_section(d, pictures);
         // The peers measured on the same device sit next to the results: <arch>/peers.json.
         const auto peers_path = std::filesystem::path(path).parent_path() / "peers.json";
         const bool found = std::filesystem::exists(peers_path);
@@ -86,7 +97,8 @@ int report_command(const Arguments& args)
     }
     const auto report = std::filesystem::path(out_dir) / "report.md";
     write_file_atomically(report, md);
-    std::cout << "report: " << report.string() << "\n";
+    written.insert(written.begin(), report.string());
+    print_written(as_json, {{"written", written}, {"sections", sections.size()}}, "report: " + report.string() + "\n");
     return exit_ok;
 }
 

@@ -1,5 +1,7 @@
 #include "emit/markdown_report.hpp"
 
+#include "emit/number_format.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -18,14 +20,20 @@ std::string params_text(const json& params)
     return text;
 }
 
-std::string number_or_dash(const json& value, const char* format, double scale = 1)
+// Every figure goes through format_figure, so the report writes numbers one way.
+std::string figure(const json& value, double scale = 1)
 {
-    return value.is_null() ? "–" : fmt::format(fmt::runtime(format), value.get<double>() * scale);
+    return value.is_null() ? "–" : format_figure(value.get<double>() * scale);
+}
+
+std::string percent(const json& fraction)
+{
+    return fraction.is_null() ? "–" : format_figure(100 * fraction.get<double>()) + "%";
 }
 
 } // namespace
 
-std::string markdown_report_section(const json& results, const std::string& svg_name, std::size_t top)
+std::string markdown_report_section(const json& results, const std::vector<ReportPicture>& pictures, std::size_t top)
 {
     const json& problem = results.at("problems").at(0);
     const bool measured = problem.value("measured", false);
@@ -42,21 +50,18 @@ std::string markdown_report_section(const json& results, const std::string& svg_
         md += fmt::format("**Nothing was measured** ({}): every figure below is the model's prediction.\n\n",
                           results.value("not_measured", json()).is_null() ? "compile-only run"
                               : results.at("not_measured").get<std::string>());
-    md += fmt::format("Problem {}: {:.4g} GFLOP, {:.4g} MB moved at least, {:.3g} flop/byte", variables,
-                      problem.at("flops").get<double>() / 1e9, problem.at("bytes").get<double>() / 1e6,
-                      problem.at("intensity").get<double>());
+    md += fmt::format("Problem {}: {} GFLOP, {} MB moved at least, {} flop/byte", variables,
+                      figure(problem.at("flops"), 1e-9), figure(problem.at("bytes"), 1e-6), figure(problem.at("intensity")));
     if (!problem.at("ceilings").is_null())
-        md += fmt::format("; ridge {:.3g} flop/byte, so **{}-bound**. Ceilings: {:.0f} GFLOP/s and {:.0f} GB/s at "
-                          "{:.0f} MHz ({}).\n\n",
-                          problem.at("ridge").get<double>(), problem.at("bound").get<std::string>(),
-                          problem.at("ceilings").at("compute_gflops").get<double>(),
-                          problem.at("ceilings").at("bandwidth_gbs").get<double>(),
-                          problem.at("ceilings").at("clock_mhz").get<double>(),
+        md += fmt::format("; ridge {} flop/byte, so **{}-bound**. Ceilings: {} GFLOP/s and {} GB/s at {} MHz ({}).\n\n",
+                          figure(problem.at("ridge")), problem.at("bound").get<std::string>(),
+                          figure(problem.at("ceilings").at("compute_gflops")),
+                          figure(problem.at("ceilings").at("bandwidth_gbs")), figure(problem.at("ceilings").at("clock_mhz")),
                           problem.at("ceilings").at("source").get<std::string>());
     else
         md += "; no ceilings are known for this architecture.\n\n";
-    if (!svg_name.empty())
-        md += fmt::format("![roofline]({})\n\n", svg_name);
+    for (const auto& picture : pictures)
+        md += fmt::format("![{}]({})\n\n", picture.alt, picture.file);
 
     std::vector<const json*> ranked;
     std::map<std::string, std::size_t> statuses;
@@ -72,9 +77,9 @@ std::string markdown_report_section(const json& results, const std::string& svg_
         md += fmt::format("**Winner** ({}): #{} `{}`", measured ? "measured" : "predicted", w.at("index").get<std::size_t>(),
                           params_text(w.at("params")));
         md += measured ? fmt::format(" — {} µs, {} of the roof.\n\n",
-                                     number_or_dash(w.at("measurement").at("time_seconds").at("median"), "{:.1f}", 1e6),
-                                     number_or_dash(w.at("roofline_fraction"), "{:.0f}%", 100))
-                       : fmt::format(" — {:.0f}% of the roof by the model.\n\n", 100 * w.at("predicted_fraction").get<double>());
+                                     figure(w.at("measurement").at("time_seconds").at("median"), 1e6),
+                                     percent(w.at("roofline_fraction")))
+                       : fmt::format(" — {} of the roof by the model.\n\n", percent(w.at("predicted_fraction")));
         md += w.at("diagnosis").empty() ? "Diagnosis: nothing holds it below the roof that the tuner can see.\n\n"
                                         : "Diagnosis, cheapest ceiling first:\n\n";
         for (const auto& d : w.at("diagnosis"))
@@ -90,7 +95,7 @@ std::string markdown_report_section(const json& results, const std::string& svg_
             md += fmt::format("| {} | {} | {} | {} |\n", b.at("index").get<std::size_t>(),
                               b.at("sass_sha256").is_null() ? "–"
                                   : b.at("same_machine_code").get<bool>() ? "as NVRTC built it" : "other than NVRTC's (measured again)",
-                              number_or_dash(b.at("median_seconds"), "{:.1f}", 1e6),
+                              figure(b.at("median_seconds"), 1e6),
                               b.at("error").is_null() ? "" : b.at("error").get<std::string>());
         const json& shipped = problem.value("winner_as_built_by_nvcc", json());
         md += shipped.is_object() ? fmt::format("\nThe tuned header keeps #{}.\n\n", shipped.at("index").get<std::size_t>())
@@ -105,18 +110,17 @@ std::string markdown_report_section(const json& results, const std::string& svg_
         const json& v = *ranked[k];
         const std::string first = v.at("diagnosis").empty() ? "" : v.at("diagnosis").at(0).get<std::string>();
         const std::string occupancy = v.at("occupancy").is_null() ? "–"
-            : fmt::format("{:.0f}%", 100 * v.at("occupancy").at("fraction").get<double>());
+            : percent(v.at("occupancy").at("fraction"));
         if (measured)
-            md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} | {:.0f}% | {} |\n", k + 1,
+            md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", k + 1,
                               v.at("index").get<std::size_t>(), params_text(v.at("params")), v.at("registers").get<int>(),
-                              occupancy, number_or_dash(v.at("measurement").at("time_seconds").at("median"), "{:.1f}", 1e6),
-                              number_or_dash(v.at("gflops"), "{:.0f}"), number_or_dash(v.at("gbps"), "{:.0f}"),
-                              number_or_dash(v.at("roofline_fraction"), "{:.0f}%", 100),
-                              100 * v.at("predicted_fraction").get<double>(), first);
+                              occupancy, figure(v.at("measurement").at("time_seconds").at("median"), 1e6),
+                              figure(v.at("gflops")), figure(v.at("gbps")), percent(v.at("roofline_fraction")),
+                              percent(v.at("predicted_fraction")), first);
         else
-            md += fmt::format("| {} | {} | `{}` | {} | {} | {:.0f}% | {} |\n", k + 1, v.at("index").get<std::size_t>(),
+            md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", k + 1, v.at("index").get<std::size_t>(),
                               params_text(v.at("params")), v.at("registers").get<int>(), occupancy,
-                              100 * v.at("predicted_fraction").get<double>(), first);
+                              percent(v.at("predicted_fraction")), first);
     }
     md += "\n";
     if (measured && !problem.at("prediction_quality").is_null()) {
@@ -126,7 +130,7 @@ std::string markdown_report_section(const json& results, const std::string& svg_
                           q.at("measured_winner_predicted_rank").is_null() ? std::string("–")
                               : std::to_string(q.at("measured_winner_predicted_rank").get<std::size_t>()),
                           q.at("measured_winner_in_predicted_top10").get<bool>() ? " (in its top 10)" : " (outside its top 10)",
-                          number_or_dash(q.at("spearman"), "{:.2f}"));
+                          figure(q.at("spearman")));
     }
     std::string counts;
     for (const auto& [status, count] : statuses)

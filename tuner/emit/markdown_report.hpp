@@ -5,11 +5,16 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace autotune {
 
-// `svg_name` is the roofline picture's file name next to the report ("" for none).
-[[nodiscard]] std::string markdown_report_section(const nlohmann::ordered_json& results, const std::string& svg_name,
-                                                  std::size_t top = 10);
+// A picture next to the report: its alt text and file name.
+struct ReportPicture {
+    std::string alt, file;
+};
+
+[[nodiscard]] std::string markdown_report_section(const nlohmann::ordered_json& results,
+                                                  const std::vector<ReportPicture>& pictures, std::size_t top = 10);
 
 } // namespace autotune
