@@ -6,6 +6,7 @@
 #include "spec/expression.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/problem.hpp"
+#include "tune/tune_problem.hpp"
 
 #include <boost/program_options/errors.hpp>
 #include <iostream>
@@ -94,6 +95,8 @@ int main(int argc, char** argv)
     } catch (const ProblemError& e) {
         std::cerr << "autotune: " << e.what() << "\n";
     } catch (const ExpressionError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const TuneError& e) {
         std::cerr << "autotune: " << e.what() << "\n";
     } catch (const std::exception& e) {
         std::cerr << "autotune: error: " << e.what() << "\n";
