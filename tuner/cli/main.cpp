@@ -39,6 +39,8 @@ Search offline:
   autotune import kt-cache FILE -o RESULTS         a Kernel Tuner cache as a results file
   autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json]
                                                    replay a search strategy on recorded times
+  autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--json]
+                                                   score the model's ranking and failures against measurements
 
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
 2 bad usage or bad input.
@@ -69,6 +71,7 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "header") return header_command(rest);
     if (command == "import") return import_command(rest);
     if (command == "replay") return replay_command(rest);
+    if (command == "check-model") return check_model_command(rest);
     if (command == "merge") return merge_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
