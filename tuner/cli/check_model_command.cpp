@@ -144,7 +144,8 @@ int check_model(const CheckOptions& o)
                  {"failures_agree", check.failures_agree},
                  {"failures_only_measured", check.failures_only_measured},
                  {"failures_only_predicted", check.failures_only_predicted}};
-        for (const auto& [key, value] : scores_json(check.model).items())
+        const json model = scores_json(check.model); // a named object: items() would dangle on a temporary
+        for (const auto& [key, value] : model.items())
             out[key] = value;
         out["baselines"] = {{"random", scores_json(check.random)}, {"occupancy_first", scores_json(check.occupancy_first)}};
         out["misses"] = misses;
