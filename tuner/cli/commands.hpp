@@ -23,6 +23,7 @@ int header_command(const Arguments& args);                                   // 
 int merge_command(const Arguments& args);                                    // autotune merge PARTS... -o FILE
 int import_command(const Arguments& args);                                   // autotune import kt-cache FILE -o RESULTS
 int replay_command(const Arguments& args);                                   // autotune replay RESULTS --strategy NAME
+int check_model_command(const Arguments& args);                              // autotune check-model SPEC --measured FILE
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
 
 } // namespace autotune::cli

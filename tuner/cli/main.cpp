@@ -6,6 +6,7 @@
 #include "spec/expression.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/problem.hpp"
+#include "tune/tune_problem.hpp"
 #include "util/tool_version.hpp"
 
 #include <boost/program_options/errors.hpp>
@@ -39,6 +40,8 @@ Search offline:
   autotune import kt-cache FILE -o RESULTS         a Kernel Tuner cache as a results file
   autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json]
                                                    replay a search strategy on recorded times
+  autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--json]
+                                                   score the model's ranking and failures against measurements
 
 autotune --version: the tool's version and git revision, and the CUDA toolkit it was built with.
 Every command takes --help. Exit codes: 0 success, 1 something failed while running,
@@ -81,6 +84,7 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "header") return header_command(rest);
     if (command == "import") return import_command(rest);
     if (command == "replay") return replay_command(rest);
+    if (command == "check-model") return check_model_command(rest);
     if (command == "merge") return merge_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
     if (!command.empty() && command.front() == '-')
@@ -107,6 +111,8 @@ int main(int argc, char** argv)
     } catch (const ProblemError& e) {
         std::cerr << "autotune: " << e.what() << "\n";
     } catch (const ExpressionError& e) {
+        std::cerr << "autotune: " << e.what() << "\n";
+    } catch (const TuneError& e) {
         std::cerr << "autotune: " << e.what() << "\n";
     } catch (const std::exception& e) {
         std::cerr << "autotune: error: " << e.what() << "\n";

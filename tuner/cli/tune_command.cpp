@@ -8,7 +8,6 @@
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/progress_line.hpp"
-#include "cli/tune_problem.hpp"
 #include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
@@ -20,6 +19,7 @@
 #include "spec/load_spec.hpp"
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
+#include "tune/tune_problem.hpp"
 #include "util/project_paths.hpp"
 #include "util/scratch_dir.hpp"
 
@@ -283,7 +283,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
                           std::cerr);
     settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     setup.search.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
-    setup.progress = &progress;
+    setup.progress.phase = [&progress](const std::string& label) { progress.relabel(label); };
+    setup.progress.phase_done = [&progress] { progress.finish(); };
     ScratchDir scratch("autotune"); // cubins handed to the measuring worker
     const auto journal = journal_path(o, arch, spec, setup.shard);
     if (o.compile_only)

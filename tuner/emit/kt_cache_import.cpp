@@ -153,10 +153,19 @@ std::optional<std::string> arch_of_device_name(const std::string& device_name)
     return found;
 }
 
-json import_kt_cache(const std::filesystem::path& file)
+json read_json_file(const std::filesystem::path& path)
 {
-    const std::string path = file.string();
-    const json cache = parse_cache(read_cache_text(file), path);
+    return parse_cache(read_cache_text(path), path.string());
+}
+
+bool is_kt_cache(const json& document)
+{
+    return document.is_object() && document.contains("tune_params_keys") && document.contains("tune_params") &&
+           document.contains("cache");
+}
+
+KtCache kt_cache_entries(const json& cache, const std::string& path)
+{
     const auto not_a_cache = [&](const std::string& why) {
         return KtCacheError(fmt::format("'{}' is not a Kernel Tuner cache: {}", path, why));
     };
@@ -172,7 +181,8 @@ json import_kt_cache(const std::filesystem::path& file)
         throw not_a_cache("\"tune_params_keys\" is not a list of names");
     if (!tune_params.is_object() || !entries.is_object())
         throw not_a_cache("\"tune_params\" or \"cache\" is not an object");
-    std::vector<std::string> names;
+    KtCache out;
+    std::vector<std::string>& names = out.parameters;
     std::size_t combinations = 1;
     for (const auto& k : keys) {
         const auto name = k.get<std::string>();
@@ -184,10 +194,7 @@ json import_kt_cache(const std::filesystem::path& file)
         combinations *= tune_params.at(name).size();
     }
 
-    json variants = json::array();
-    std::size_t invalid = 0;
-    std::optional<std::pair<double, std::size_t>> winner; // median, position in variants
-    std::vector<std::pair<std::size_t, json>> indexed;
+    out.combinations = combinations;
     for (const auto& [cache_key, entry] : entries.items()) {
         if (!entry.is_object() || !entry.contains("time"))
             throw not_a_cache(fmt::format("cache entry '{}' has no \"time\"", cache_key));
@@ -216,6 +223,26 @@ json import_kt_cache(const std::filesystem::path& file)
             index = index * values.size() + position;
             params[names[k]] = values[position];
         }
+        out.entries.push_back({index, std::move(params), entry});
+    }
+    std::sort(out.entries.begin(), out.entries.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+    for (std::size_t i = 1; i < out.entries.size(); ++i)
+        if (out.entries[i].index == out.entries[i - 1].index)
+            throw not_a_cache(fmt::format("two cache entries hold configuration {}", out.entries[i].index));
+    return out;
+}
+
+json import_kt_cache(const std::filesystem::path& file)
+{
+    const std::string path = file.string();
+    const json cache = read_json_file(file);
+    const KtCache read = kt_cache_entries(cache, path);
+    const std::size_t combinations = read.combinations;
+    json variants = json::array();
+    std::size_t invalid = 0;
+    std::optional<std::pair<double, std::size_t>> winner; // median, position in variants
+    std::vector<std::pair<std::size_t, json>> indexed;
+    for (const auto& [index, params, entry] : read.entries) {
         const json& time = entry.at("time");
         json v{{"index", index}, {"params", params}, {"status", "ok"}, {"error", nullptr}, {"measurement", nullptr}};
         if (time.is_string()) {
@@ -230,14 +257,11 @@ json import_kt_cache(const std::filesystem::path& file)
             const SampleSummary s = summarize_samples(*samples);
             v["measurement"] = {{"time_seconds", summary_json(s)}, {"samples_seconds", *samples}};
         } else {
-            throw not_a_cache(fmt::format("cache entry '{}' has no valid time", cache_key));
+            throw KtCacheError(fmt::format("'{}' is not a Kernel Tuner cache: configuration {} has no valid time", path,
+                                           index));
         }
         indexed.emplace_back(index, std::move(v));
     }
-    std::sort(indexed.begin(), indexed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (std::size_t i = 1; i < indexed.size(); ++i)
-        if (indexed[i].first == indexed[i - 1].first)
-            throw not_a_cache(fmt::format("two cache entries hold configuration {}", indexed[i].first));
     for (auto& [index, v] : indexed) {
         if (!v["measurement"].is_null()) {
             const double median = v["measurement"]["time_seconds"]["median"].get<double>();

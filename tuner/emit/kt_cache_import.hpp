@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace autotune {
 
@@ -26,6 +27,33 @@ class KtCacheError : public std::invalid_argument {
 public:
     using std::invalid_argument::invalid_argument;
 };
+
+// The JSON in a file, inflated first when it is gzipped; a Kernel Tuner cache an interrupted
+// run left unclosed (ending in ",") is closed the way Kernel Tuner closes it. Throws
+// KtCacheError naming the file when it is missing, unreadable or not JSON.
+[[nodiscard]] nlohmann::ordered_json read_json_file(const std::filesystem::path& path);
+
+// Whether a document has a Kernel Tuner cache's fields (tune_params_keys, tune_params, cache).
+[[nodiscard]] bool is_kt_cache(const nlohmann::ordered_json& document);
+
+// One configuration of a cache: its index (see the mapping above), its parameters
+// (tune_params_keys order) and its entry as recorded ("time", "times", ...).
+struct KtCacheEntry {
+    std::size_t index = 0;
+    nlohmann::ordered_json params;
+    nlohmann::ordered_json entry;
+};
+
+struct KtCache {
+    std::vector<std::string> parameters; // tune_params_keys
+    std::size_t combinations = 0;        // of tune_params
+    std::vector<KtCacheEntry> entries;   // by index; every entry has a "time"
+};
+
+// The configurations of a cache document. Throws KtCacheError naming `path` when it is not
+// a cache: fields missing, an entry without "time", a value not among tune_params, two
+// entries of one configuration.
+[[nodiscard]] KtCache kt_cache_entries(const nlohmann::ordered_json& document, const std::string& path);
 
 // Throws KtCacheError.
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(const std::filesystem::path& path);

@@ -16,8 +16,9 @@ std::invalid_argument bad(const std::string& source, const std::string& why)
     return std::invalid_argument("'" + source + "' cannot be replayed: " + why);
 }
 
-// An integral JSON number as int64, else nullopt.
-std::optional<std::int64_t> integral(const json& value)
+} // namespace
+
+std::optional<std::int64_t> integral_value(const json& value)
 {
     if (value.is_number_integer())
         return value.get<std::int64_t>();
@@ -44,8 +45,6 @@ std::optional<double> measured_median(const json& variant)
         return std::nullopt;
     return median;
 }
-
-} // namespace
 
 ReplaySpace replay_space(const json& results, const std::string& source)
 {
@@ -78,7 +77,7 @@ ReplaySpace replay_space(const json& results, const std::string& source)
             if (it == params.end())
                 throw bad(source, "variant " + std::to_string(i) + " has no " + r.space.parameter_names[k]);
             raw[k].push_back(*it);
-            all_integral[k] = all_integral[k] && integral(*it).has_value();
+            all_integral[k] = all_integral[k] && integral_value(*it).has_value();
         }
         r.indices.push_back(v.contains("index") && v.at("index").is_number_integer() ? v.at("index").get<std::int64_t>()
                                                                                      : static_cast<std::int64_t>(i));
@@ -91,7 +90,7 @@ ReplaySpace replay_space(const json& results, const std::string& source)
         auto& values = r.space.parameter_values[k];
         if (all_integral[k]) {
             for (std::size_t i = 0; i < variants.size(); ++i)
-                r.space.points[i][k] = *integral(raw[k][i]);
+                r.space.points[i][k] = *integral_value(raw[k][i]);
             for (const auto& point : r.space.points)
                 values.push_back(point[k]);
             std::sort(values.begin(), values.end());

@@ -22,6 +22,13 @@ struct ReplaySpace {
     double optimum = 0;                       // the fastest measured median
 };
 
+// An integral JSON number (an integer, or a float with no fraction) as int64, else nullopt.
+[[nodiscard]] std::optional<std::int64_t> integral_value(const nlohmann::ordered_json& value);
+
+// A results file's variant record's measured median (s): status "ok" with a finite,
+// non-negative time_seconds.median; else nullopt (failed, or not measured).
+[[nodiscard]] std::optional<double> measured_median(const nlohmann::ordered_json& variant);
+
 // The space of a results document: the parameters are those of the first variant, each
 // one's values the distinct recorded values sorted ascending (non-integer values are
 // numbered by their sorted position); the prior is the variants' predicted_fraction where

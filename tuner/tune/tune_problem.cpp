@@ -1,6 +1,5 @@
-#include "cli/tune_problem.hpp"
+#include "tune/tune_problem.hpp"
 
-#include "cli/cli_error.hpp"
 #include "compile/compile_variants.hpp"
 #include "measure/consumer_build.hpp"
 #include "rank/measured_ceilings.hpp"
@@ -18,7 +17,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
-namespace autotune::cli {
+namespace autotune {
 namespace {
 
 // A deterministic 1/N of the variants: every N-th in enumeration order, from the I-th, so
@@ -39,7 +38,7 @@ std::vector<Variant> select_variants(const std::vector<Variant>& all, std::set<s
         if (wanted.erase(v.index))
             chosen.push_back(v);
     if (!wanted.empty())
-        throw UsageError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # column of "
+        throw TuneError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # column of "
                                      "autotune <kernel> --compile-only, or --space full)",
                                      *wanted.begin(), problem.to_string()));
     return chosen;
@@ -206,6 +205,41 @@ ConsumerBuildOutcome measure_as_nvcc_builds(const TuneSetup& setup, const Proble
                                    consumer_builds_checked, rebuild, measurer);
 }
 
+// The run's record and the stages every command runs: compile, predict, prune.
+TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
+{
+    const KernelSpec& spec = *setup.spec;
+    TuningRun run;
+    run.kernel = spec.name;
+    run.spec_path = portable_path(spec.spec_path, setup.compile.project_root);
+    run.arch = setup.arch.name();
+    run.nvrtc_version = nvrtc_version();
+    run.roofline_device = setup.roofline_device;
+    run.roofline_device_named = setup.roofline_device_named;
+    run.compiler = setup.compile.compiler;
+    run.problem = problem;
+    for (const auto& variable : spec.problem)
+        if (variable.exact)
+            run.exact_problem_variables.push_back(variable.name);
+    run.selection = setup.selection;
+    run.variants = std::move(variants);
+    run.strategy = setup.search.strategy;
+    run.budget = setup.search.budget;
+    run.seed = setup.search.seed;
+    run.not_measured = setup.not_measured;
+
+    if (setup.progress.phase)
+        setup.progress.phase(fmt::format("compiling {} for {} ({})", spec.name, run.arch, problem.to_string()));
+    const auto start = std::chrono::steady_clock::now();
+    run.compiled = compile_variants(spec, problem, run.variants, setup.arch, setup.compile);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (setup.progress.phase_done)
+        setup.progress.phase_done();
+    run.predictions = predict_variants(*setup.arch_spec, run.variants, run.compiled);
+    run.pruning = prune_variants(spec, problem, run.variants, run.compiled, run.predictions);
+    return run;
+}
+
 } // namespace
 
 TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
@@ -220,38 +254,11 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         space.variants = select_variants(space.variants, *setup.only_variants, problem);
     if (setup.shard)
         space.variants = shard_of(space.variants, *setup.shard);
-    TuningRun run;
-    run.kernel = spec.name;
-    run.spec_path = portable_path(spec.spec_path, setup.compile.project_root);
-    run.arch = setup.arch.name();
-    run.nvrtc_version = nvrtc_version();
-    run.roofline_device = setup.roofline_device;
-    run.roofline_device_named = setup.roofline_device_named;
-    run.compiler = setup.compile.compiler;
-    run.problem = problem;
-    for (const auto& variable : spec.problem)
-        if (variable.exact)
-            run.exact_problem_variables.push_back(variable.name);
-    run.selection = setup.selection;
+    TuningRun run = compile_and_predict(setup, problem, std::move(space.variants));
     run.combinations = space.combinations;
     run.removals = space.removals;
-    run.variants = space.variants;
-    run.strategy = setup.search.strategy;
-    run.budget = setup.search.budget;
-    run.seed = setup.search.seed;
     run.shard = setup.shard;
     run.device = setup.device;
-    run.not_measured = setup.not_measured;
-
-    if (setup.progress)
-        setup.progress->relabel(fmt::format("compiling {} for {} ({})", spec.name, run.arch, problem.to_string()));
-    const auto start = std::chrono::steady_clock::now();
-    run.compiled = compile_variants(spec, problem, run.variants, setup.arch, setup.compile);
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (setup.progress)
-        setup.progress->finish();
-    run.predictions = predict_variants(*setup.arch_spec, run.variants, run.compiled);
-    run.pruning = prune_variants(spec, problem, run.variants, run.compiled, run.predictions);
 
     std::unique_ptr<VariantMeasurer> measurer;
     if (setup.device) {
@@ -266,14 +273,14 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         std::vector<double> prior;
         for (const auto& r : predicted.variants)
             prior.push_back(r.predicted_fraction);
-        if (setup.progress)
-            setup.progress->relabel(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
-                                                setup.search.strategy, problem.to_string()));
+        if (setup.progress.phase)
+            setup.progress.phase(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
+                                             setup.search.strategy, problem.to_string()));
         run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, prior, *measurer,
                                         setup.search);
         run.measurements = run.search->measurements;
-        if (setup.progress)
-            setup.progress->finish();
+        if (setup.progress.phase_done)
+            setup.progress.phase_done();
     }
     run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
     run.ranking = rank_run(setup, problem, run);
@@ -286,4 +293,12 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     return run;
 }
 
-} // namespace autotune::cli
+TuningRun predict_problem(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
+{
+    TuningRun run = compile_and_predict(setup, problem, std::move(variants));
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {});
+    run.ranking = rank_run(setup, problem, run);
+    return run;
+}
+
+} // namespace autotune

@@ -1,0 +1,204 @@
+// autotune check-model as users run it: hand-made Kernel Tuner caches of the project's own
+// kernels (copy; a register-hungry kernel at a block size it cannot launch with), scored
+// with answers worked out by hand, the failure agreement on real compiled variants, the
+// seeded sample, and bad input as exit 2 with one line naming it.
+#include "emit/measured_file.hpp"
+#include "spec/load_spec.hpp"
+#include "support/test_support.hpp"
+#include "support/tune_setup.hpp"
+#include "tune/model_check.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::vector<std::string> copy_names{"BLOCK", "VEC", "ITEMS", "MAX_THREADS", "MIN_BLOCKS", "MAXRREGCOUNT"};
+
+// A Kernel Tuner cache: each configuration's values in `names` order and its time (ms) or
+// failure string.
+json kt_cache(const std::vector<std::string>& names, const std::vector<std::pair<std::vector<int>, json>>& entries)
+{
+    json tune_params = json::object();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        std::vector<int> values;
+        for (const auto& [config, time] : entries)
+            values.push_back(config[k]);
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        tune_params[names[k]] = values;
+    }
+    json cache = json::object();
+    for (const auto& [config, time] : entries) {
+        json entry = json::object();
+        std::string key;
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            entry[names[k]] = config[k];
+            key += (key.empty() ? "" : ",") + std::to_string(config[k]);
+        }
+        entry["time"] = time;
+        entry["times"] = time.is_number() ? json::array({time, time}) : json::array();
+        cache[key] = entry;
+    }
+    return {{"device_name", "NVIDIA GeForce RTX 3090"}, {"kernel_name", "hand_made"}, {"problem_size", 1},
+            {"tune_params_keys", names}, {"tune_params", tune_params}, {"objective", "time"}, {"cache", cache}};
+}
+
+class CheckModelCli : public ::testing::Test {
+protected:
+    test::CommandResult run(const std::string& arguments) { return test::run_autotune("check-model " + arguments, dir.path()); }
+    std::filesystem::path write(const std::string& name, const json& document)
+    {
+        const auto path = dir.path() / name;
+        std::ofstream(path) << document.dump(1);
+        return path;
+    }
+    static std::string copy_spec() { return (test::source_dir() / "kernels" / "copy.toml").string(); }
+    static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+    // points, measured and predicted failures, and their agreement, as the JSON says them.
+    static std::vector<int> failure_counts(const json& out)
+    {
+        std::vector<int> counts;
+        for (const char* key : {"points", "measured_failures", "predicted_failures", "failures_agree",
+                                "failures_only_measured", "failures_only_predicted"})
+            counts.push_back(out.at(key).get<int>());
+        return counts;
+    }
+
+    test::TempDir dir;
+};
+
+// The copy cache: six configurations that ran, one the spec's rules forbid (recorded as a
+// launch failure), one whose __launch_bounds__ min blocks can never be resident (pruned,
+// though it ran), one Kernel Tuner failed to compile (nothing here predicts that), and one
+// outside the spec's values (BLOCK=96).
+std::vector<std::pair<std::vector<int>, json>> copy_entries(const std::vector<double>& six_times_ms)
+{
+    std::vector<std::pair<std::vector<int>, json>> entries;
+    std::size_t k = 0;
+    for (const int block : {128, 256, 512})
+        for (const int vec : {1, 4})
+            entries.push_back({{block, vec, 1, 0, 0, 0}, six_times_ms[k++]});
+    entries.push_back({{1024, 1, 1, 64, 0, 0}, "RuntimeFailedConfig"});
+    entries.push_back({{256, 1, 1, 1024, 16, 0}, 10.0});
+    entries.push_back({{64, 4, 1, 0, 0, 0}, "CompilationFailedConfig"});
+    entries.push_back({{96, 1, 1, 0, 0, 0}, 0.5});
+    return entries;
+}
+
+} // namespace
+
+TEST_F(CheckModelCli, ScoresAgainstTimesMadeUpInTheReverseOfTheModelsOrder)
+{
+    // The model's ranks of the six, from the same pipeline driven from C++.
+    const auto path = write("copy.json", kt_cache(copy_names, copy_entries({1, 1, 1, 1, 1, 1})));
+    const KernelSpec spec = load_spec(copy_spec());
+    const Problem problem = resolve_problem(spec, {});
+    const TuneSetup setup = test::predicting_setup(spec, "sm_80", dir.path() / "cache");
+    const MeasuredJoin join = join_measured(spec, problem, read_measured_file(path), path.string());
+    const std::vector<CheckedPoint> predicted = checked_points(join, predict_problem(setup, problem, join.variants));
+    ASSERT_EQ(predicted.size(), 9u);
+    // The model's best of the six measured slowest (6 ms), its worst fastest (1 ms). (The
+    // points are in the cache's index order; the pruned one has a rank too, so the six's
+    // ranks need not be 1..6.)
+    std::vector<std::size_t> six; // their points, in copy_entries' order
+    for (const int block : {128, 256, 512})
+        for (const int vec : {1, 4})
+            for (std::size_t p = 0; p < join.points.size(); ++p)
+                if (join.points[p].params.at("BLOCK") == block && join.points[p].params.at("VEC") == vec &&
+                    join.points[p].params.at("MIN_BLOCKS") == 0 && join.points[p].params.at("MAX_THREADS") == 0)
+                    six.push_back(p);
+    ASSERT_EQ(six.size(), 6u);
+    std::vector<std::size_t> by_rank{0, 1, 2, 3, 4, 5};
+    std::sort(by_rank.begin(), by_rank.end(),
+              [&](auto a, auto b) { return predicted[six[a]].predicted_rank < predicted[six[b]].predicted_rank; });
+    std::vector<double> times(6);
+    for (std::size_t k = 0; k < 6; ++k)
+        times[by_rank[k]] = static_cast<double>(6 - k);
+    write("copy.json", kt_cache(copy_names, copy_entries(times)));
+
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", copy_spec(), path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(out.at("outside_space"), 1);
+    EXPECT_EQ(failure_counts(out), (std::vector<int>{9, 2, 2, 1, 1, 1}));
+    // 7 ran: the six at 1..6 ms in the reverse of the model's order, the pruned one at 10 ms
+    // (last in the model's order); 1% and 5% of 7 are 1 pick.
+    EXPECT_DOUBLE_EQ(out.at("spearman").get<double>(), -1.0);
+    EXPECT_DOUBLE_EQ(out.at("top1_fraction").get<double>(), 1.0 / 6);
+    EXPECT_DOUBLE_EQ(out.at("best_in_top_1pct").get<double>(), 1.0 / 6);
+    EXPECT_DOUBLE_EQ(out.at("best_in_top_5pct").get<double>(), 1.0 / 6);
+    const json& random = out.at("baselines").at("random");
+    const double mean = (1 + 1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5 + 1.0 / 6 + 1.0 / 10) / 7;
+    EXPECT_NEAR(random.at("top1_fraction").get<double>(), mean, 1e-12);
+    EXPECT_NEAR(random.at("best_in_top_5pct").get<double>(), mean, 1e-12);
+    EXPECT_EQ(random.at("spearman"), 0.0);
+    EXPECT_TRUE(out.at("baselines").at("occupancy_first").contains("top1_fraction"));
+    ASSERT_EQ(out.at("misses").size(), 1u);
+    const json& miss = out.at("misses")[0];
+    EXPECT_EQ(miss.at("params").at("MIN_BLOCKS"), 16);
+    EXPECT_TRUE(miss.at("registers").is_number_integer());
+    EXPECT_THAT(miss.at("predicted_failure").get<std::string>(), HasSubstr("can never be resident"));
+
+    const auto text = run(fmt::format("{} --measured {} --arch sm_80", copy_spec(), path.string()));
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("occupancy-first"));
+    EXPECT_THAT(text.out, HasSubstr("top1_fraction         0.167"));
+    EXPECT_THAT(text.out, HasSubstr("1 agree, 1 only measured, 1 only predicted"));
+    EXPECT_THAT(text.out, HasSubstr("ran, though predicted to fail:\n  BLOCK=256,VEC=1,ITEMS=1,MAX_THREADS=1024,MIN_BLOCKS=16"));
+    EXPECT_THAT(text.out, HasSubstr("registers "));
+}
+
+TEST_F(CheckModelCli, ABlockTheRegistersCannotLaunchIsAPredictedFailureThatAgrees)
+{
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0},
+                                                                       {{128, 96}, 3.0},
+                                                                       {{1024, 8}, 0.8},
+                                                                       {{1024, 96}, "RuntimeFailedConfig"}}));
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", spec, path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 1, 1, 1, 0, 0}));
+}
+
+TEST_F(CheckModelCli, ASeededSampleIsTheSameEveryRun)
+{
+    const auto path = write("copy.json", kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6})));
+    const auto args = fmt::format("{} --measured {} --arch sm_80 --sample 4 --seed 9 --json", copy_spec(), path.string());
+    const auto first = run(args), second = run(args);
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    const json a = json::parse(first.out);
+    EXPECT_EQ(a.at("points").get<int>() + a.at("outside_space").get<int>(), 4);
+    EXPECT_EQ(first.out, second.out);
+}
+
+TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
+{
+    const auto good = write("copy.json", kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6})));
+    const auto other = write("pnpoly.json", kt_cache({"block_size_x", "tile_size", "between_method", "use_method"},
+                                                     {{{256, 1, 0, 0}, 1.0}}));
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {fmt::format("{} --measured {} --arch sm_80", copy_spec(), (dir.path() / "absent.json").string()), "not found"},
+        {fmt::format("{} --measured {} --arch sm_80", copy_spec(), other.string()), "has a parameter block_size_x"},
+        {fmt::format("{} --measured {} --arch sm_80 --sample 0", copy_spec(), good.string()), "--sample 0"},
+        {fmt::format("{} --measured {} --arch sm_80 --device no-such-gpu", copy_spec(), good.string()),
+         "unknown device 'no-such-gpu'"},
+        {fmt::format("{} --arch sm_80", copy_spec()), "needs --measured"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const auto r = run(arguments);
+        EXPECT_EQ(r.exit_code, 2) << arguments;
+        EXPECT_THAT(r.err, HasSubstr(expected)) << arguments;
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+}

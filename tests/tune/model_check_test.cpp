@@ -1,0 +1,220 @@
+// The model check's scores on hand-made sets with answers worked out by hand, the exact
+// expectation over tie groups against a brute-force enumeration, the seeded sample, and
+// the join of a measured file to a spec.
+#include "spec/load_spec.hpp"
+#include "spec/problem.hpp"
+#include "support/test_support.hpp"
+#include "tune/model_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <numeric>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+CheckedPoint ran(double seconds, std::size_t rank, double occupancy)
+{
+    CheckedPoint p;
+    p.measured = seconds;
+    p.predicted_rank = rank;
+    p.occupancy = occupancy;
+    p.registers = 32;
+    return p;
+}
+
+CheckedPoint failed(std::string predicted_failure)
+{
+    CheckedPoint p;
+    p.predicted_failure = std::move(predicted_failure);
+    return p;
+}
+
+// Every subset of `k` of the times: the mean of optimum / the subset's best.
+double brute_force_best(const std::vector<double>& times, std::size_t k)
+{
+    const double optimum = *std::min_element(times.begin(), times.end());
+    std::vector<bool> chosen(times.size(), false);
+    std::fill(chosen.end() - static_cast<std::ptrdiff_t>(k), chosen.end(), true);
+    double sum = 0;
+    std::size_t subsets = 0;
+    do {
+        double best = INFINITY;
+        for (std::size_t i = 0; i < times.size(); ++i)
+            if (chosen[i])
+                best = std::min(best, times[i]);
+        sum += optimum / best;
+        ++subsets;
+    } while (std::next_permutation(chosen.begin(), chosen.end()));
+    return sum / static_cast<double>(subsets);
+}
+
+} // namespace
+
+TEST(ExpectedBestFraction, RandomPicksMatchEveryPossibleSubset)
+{
+    // Ties among the times too: the best of a pick is a value, not a position.
+    const std::vector<double> times{4.0, 1.5, 9.0, 2.0, 1.5, 7.0, 3.0, 11.0, 5.0};
+    const double optimum = 1.5;
+    for (std::size_t k = 1; k <= times.size(); ++k)
+        EXPECT_NEAR(expected_best_fraction({times}, k, optimum), brute_force_best(times, k), 1e-12) << k << " picks";
+}
+
+TEST(ExpectedBestFraction, AnOrderOfTieGroupsTakesWholeGroupsThenAPartOfTheNext)
+{
+    // First group {4}, then {2, 8, 1, 16}: 3 picks are 4 and 2 of the second group.
+    const std::vector<std::vector<double>> groups{{4.0}, {2.0, 8.0, 1.0, 16.0}, {0.5}};
+    const double optimum = 0.5;
+    // By hand: pairs of {2,8,1,16}, each with 4 already picked: best of {4, pair}:
+    // {2,8}:2 {2,1}:1 {2,16}:2 {8,1}:1 {8,16}:4 {1,16}:1 → mean of 0.5/best.
+    const double expected = (0.25 + 0.5 + 0.25 + 0.5 + 0.125 + 0.5) / 6;
+    EXPECT_NEAR(expected_best_fraction(groups, 3, optimum), expected, 1e-12);
+    EXPECT_NEAR(expected_best_fraction(groups, 1, optimum), 0.5 / 4.0, 1e-12);
+    EXPECT_NEAR(expected_best_fraction(groups, 5, optimum), 0.5 / 1.0, 1e-12);
+    EXPECT_NEAR(expected_best_fraction(groups, 6, optimum), 1.0, 1e-12);
+    EXPECT_NEAR(expected_best_fraction(groups, 60, optimum), 1.0, 1e-12);
+}
+
+TEST(ExpectedBestFraction, LargeGroupsNeitherOverflowNorLoseTheSum)
+{
+    // 2000 times 1..2000 s, 100 random picks: C(2000, 100) overflows any float; the
+    // probabilities of the best of the picks must still sum to 1 (checked with equal times).
+    std::vector<double> equal(2000, 3.0), ascending(2000);
+    std::iota(ascending.begin(), ascending.end(), 1.0);
+    EXPECT_NEAR(expected_best_fraction({equal}, 100, 3.0), 1.0, 1e-9);
+    const double e = expected_best_fraction({ascending}, 100, 1.0);
+    EXPECT_GT(e, 0.0);
+    EXPECT_LT(e, 1.0);
+}
+
+TEST(ScoreModel, HandMadeSetWithKnownAnswers)
+{
+    // 40 points ran. The model ranks them 1..40; the measured times are 10+rank seconds,
+    // except that ranks 1 and 2 measured 3 s and 1 s (the optimum). All predicted at
+    // occupancy 0.5 except rank 40 at 1.0 (so occupancy-first tries the slowest first).
+    std::vector<CheckedPoint> points;
+    for (std::size_t rank = 1; rank <= 40; ++rank)
+        points.push_back(ran(rank == 1 ? 3.0 : rank == 2 ? 1.0 : 10.0 + static_cast<double>(rank), rank,
+                             rank == 40 ? 1.0 : 0.5));
+    // And the failures: one agreed, one only measured, one only predicted (it ran in 2 s).
+    points.push_back(failed("cannot launch"));
+    CheckedPoint only_measured = ran(0, 41, 0.5);
+    only_measured.measured.reset();
+    points.push_back(only_measured);
+    CheckedPoint miss = ran(2.0, 0, 0);
+    miss.occupancy.reset();
+    miss.predicted_failure = "no block fits";
+    points.push_back(miss);
+
+    const ModelCheck m = score_model(points);
+    EXPECT_EQ(m.points, 43u);
+    EXPECT_EQ(m.ran, 41u);
+    EXPECT_EQ(m.measured_failures, 2u);
+    EXPECT_EQ(m.predicted_failures, 2u);
+    EXPECT_EQ(m.failures_agree, 1u);
+    EXPECT_EQ(m.failures_only_measured, 1u);
+    EXPECT_EQ(m.failures_only_predicted, 1u);
+    EXPECT_EQ(m.misses, std::vector<std::size_t>{42});
+
+    // The model: 41 ran, top 1% = 1 pick, top 5% = ceil(2.05) = 3 picks (the miss is last).
+    ASSERT_TRUE(m.model.top1_fraction && m.model.best_in_top_1pct && m.model.best_in_top_5pct && m.model.spearman);
+    EXPECT_DOUBLE_EQ(*m.model.top1_fraction, 1.0 / 3.0);
+    EXPECT_DOUBLE_EQ(*m.model.best_in_top_1pct, 1.0 / 3.0);
+    EXPECT_DOUBLE_EQ(*m.model.best_in_top_5pct, 1.0);
+    // Spearman over the 40 predicted: ranks 1 and 2 swapped, d² = 1 + 1.
+    EXPECT_NEAR(*m.model.spearman, 1.0 - 6.0 * 2 / (40.0 * (40 * 40 - 1)), 1e-12);
+
+    // Random: the mean of 1/t over the 41 that ran; spearman 0 by definition.
+    double mean = 1.0 / 3.0 + 1.0 / 1.0 + 1.0 / 2.0;
+    for (int rank = 3; rank <= 40; ++rank)
+        mean += 1.0 / (10.0 + rank);
+    EXPECT_NEAR(*m.random.top1_fraction, mean / 41, 1e-12);
+    EXPECT_EQ(m.random.spearman, 0.0);
+
+    // Occupancy first: rank 40 (50 s) alone first; then the other 39 as one group.
+    EXPECT_DOUBLE_EQ(*m.occupancy_first.top1_fraction, 1.0 / 50.0);
+    // 3 picks: 50 s and 2 of the 39 (the optimum, 1 s, among them): 1 - P(1 s not picked)
+    // × ... computed by the brute force over the group, with 50 s already in hand.
+    std::vector<double> group;
+    for (std::size_t rank = 1; rank < 40; ++rank)
+        group.push_back(*points[rank - 1].measured);
+    EXPECT_NEAR(*m.occupancy_first.best_in_top_5pct, brute_force_best(group, 2), 1e-12);
+}
+
+TEST(ScoreModel, NothingRanNoScores)
+{
+    const ModelCheck m = score_model({failed("x"), failed("y")});
+    EXPECT_EQ(m.ran, 0u);
+    EXPECT_EQ(m.failures_agree, 2u);
+    EXPECT_FALSE(m.model.top1_fraction);
+    EXPECT_FALSE(m.random.top1_fraction);
+}
+
+TEST(SamplePositions, SeededSortedAndTheSameEveryTime)
+{
+    const auto a = sample_positions(1000, 10, 7);
+    EXPECT_EQ(a.size(), 10u);
+    EXPECT_TRUE(std::is_sorted(a.begin(), a.end()));
+    EXPECT_EQ(std::adjacent_find(a.begin(), a.end()), a.end());
+    EXPECT_EQ(a, sample_positions(1000, 10, 7));
+    EXPECT_NE(a, sample_positions(1000, 10, 8));
+    EXPECT_EQ(sample_positions(5, 10, 1), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+}
+
+class JoinMeasured : public ::testing::Test {
+protected:
+    KernelSpec spec = load_spec(test::source_dir() / "kernels" / "copy.toml");
+    Problem problem = resolve_problem(spec, {});
+
+    static MeasuredConfiguration configuration(int block, int max_threads, std::optional<double> seconds)
+    {
+        return {json{{"BLOCK", block}, {"VEC", 1}, {"ITEMS", 1}, {"MAX_THREADS", max_threads}, {"MIN_BLOCKS", 0},
+                     {"MAXRREGCOUNT", 0}},
+                seconds, seconds ? "" : "RuntimeFailedConfig"};
+    }
+    MeasuredFile file(std::vector<MeasuredConfiguration> configurations)
+    {
+        MeasuredFile f;
+        f.parameters = {"BLOCK", "VEC", "ITEMS", "MAX_THREADS", "MIN_BLOCKS", "MAXRREGCOUNT"};
+        f.configurations = std::move(configurations);
+        return f;
+    }
+};
+
+TEST_F(JoinMeasured, ValuesOutsideTheSpecAreLeftOutRejectedCombinationsArePredictedToFail)
+{
+    const MeasuredJoin join = join_measured(
+        spec, problem,
+        file({configuration(128, 0, 1e-3), configuration(96, 0, 2e-3), configuration(1024, 64, std::nullopt)}),
+        "m.json");
+    EXPECT_EQ(join.outside_space, 1u); // BLOCK=96 is not among the spec's values
+    ASSERT_EQ(join.points.size(), 2u);
+    ASSERT_EQ(join.variants.size(), 1u);
+    EXPECT_EQ(join.variants[0].value("BLOCK"), 128);
+    EXPECT_EQ(join.point_variant[0], 0u);
+    EXPECT_THAT(join.point_rejection[1], HasSubstr("__launch_bounds__ max threads below the block size"));
+}
+
+TEST_F(JoinMeasured, AParameterMissingOnEitherSideIsNamed)
+{
+    MeasuredFile other = file({});
+    other.parameters = {"BLOCK", "VEC", "ITEMS", "MAX_THREADS", "MIN_BLOCKS", "block_size_x"};
+    try {
+        (void)join_measured(spec, problem, other, "m.json");
+        ADD_FAILURE() << "no error";
+    } catch (const ModelCheckError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("'m.json' has a parameter block_size_x"));
+    }
+    other.parameters.pop_back();
+    try {
+        (void)join_measured(spec, problem, other, "m.json");
+        ADD_FAILURE() << "no error";
+    } catch (const ModelCheckError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("has a parameter MAXRREGCOUNT that 'm.json' does not"));
+    }
+}

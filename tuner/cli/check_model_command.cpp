@@ -1,0 +1,218 @@
+// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K]
+// [--json]: scores the model's ranking and its predicted failures against a measured file
+// (a Kernel Tuner cache or an autotune results file). The pipeline and the scores are the
+// engine's (tune/tune_problem.hpp, tune/model_check.hpp); this parses and prints.
+#include "arch/arch_spec.hpp"
+#include "arch/arch_target.hpp"
+#include "arch/device_spec.hpp"
+#include "cli/cli_error.hpp"
+#include "cli/command_line.hpp"
+#include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
+#include "compile/compile_cache.hpp"
+#include "emit/kt_cache_import.hpp"
+#include "emit/measured_file.hpp"
+#include "spec/load_spec.hpp"
+#include "tune/model_check.hpp"
+#include "tune/tune_problem.hpp"
+#include "util/one_line.hpp"
+#include "util/project_paths.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace po = boost::program_options;
+using json = nlohmann::ordered_json;
+
+namespace autotune::cli {
+namespace {
+
+struct CheckOptions {
+    std::string spec, measured, arch, device, problem, cache;
+    std::size_t sample = 0;
+    std::uint64_t seed = 1;
+    unsigned jobs = 0;
+    bool json = false;
+    bool quiet = false;
+};
+
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json scores_json(const OrderScores& s)
+{
+    return {{"spearman", optional_json(s.spearman)},
+            {"top1_fraction", optional_json(s.top1_fraction)},
+            {"best_in_top_1pct", optional_json(s.best_in_top_1pct)},
+            {"best_in_top_5pct", optional_json(s.best_in_top_5pct)}};
+}
+
+std::string params_text(const json& params)
+{
+    std::string text;
+    for (const auto& [name, value] : params.items())
+        text += (text.empty() ? "" : ",") + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    return text;
+}
+
+std::string score_text(const std::optional<double>& value) { return value ? fmt::format("{:.3f}", *value) : "-"; }
+
+KernelSpec load_checked_spec(const std::string& path)
+{
+    if (path.empty())
+        throw UsageError("autotune check-model needs a spec: autotune check-model SPEC --measured FILE --arch sm_XX");
+    if (!std::filesystem::exists(path) && std::filesystem::is_regular_file(builtin_kernels_dir() / (path + ".toml")))
+        return load_spec(builtin_kernels_dir() / (path + ".toml")); // a built-in kernel by name
+    return load_spec(path);
+}
+
+int check_model(const CheckOptions& o)
+{
+    // Every input is checked before anything compiles.
+    const KernelSpec spec = load_checked_spec(o.spec);
+    if (o.measured.empty())
+        throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache or an autotune results file)");
+    if (!std::filesystem::is_regular_file(o.measured))
+        throw UsageError(fmt::format("--measured '{}' not found", o.measured));
+    TuneSetup setup;
+    setup.spec = &spec;
+    setup.arch = require_compilable_arch(o.arch);
+    setup.arch_spec = &find_arch_spec(setup.arch.number());
+    setup.roofline_device = o.device.empty() ? default_device_for(setup.arch.number()) : &find_device_spec(o.device);
+    setup.roofline_device_named = !o.device.empty();
+    if (setup.roofline_device && setup.roofline_device->compute_capability != setup.arch.number())
+        throw UsageError(fmt::format("--device {} is sm_{}, not {}", setup.roofline_device->key,
+                                     setup.roofline_device->compute_capability, setup.arch.name()));
+    const std::vector<Problem> problems = resolve_problems(spec, o.problem.empty() ? std::vector<std::string>{}
+                                                                                   : std::vector<std::string>{o.problem});
+    if (problems.size() != 1)
+        throw UsageError(fmt::format("the spec of {} has {} problems; name one with --problem", spec.name, problems.size()));
+    MeasuredFile measured;
+    MeasuredJoin join;
+    try {
+        measured = read_measured_file(o.measured);
+        if (o.sample > 0) {
+            std::vector<MeasuredConfiguration> sampled;
+            for (const std::size_t p : sample_positions(measured.configurations.size(), o.sample, o.seed))
+                sampled.push_back(measured.configurations[p]);
+            measured.configurations = std::move(sampled);
+        }
+        join = join_measured(spec, problems.front(), measured, o.measured);
+    } catch (const std::invalid_argument& e) { // KtCacheError, ModelCheckError, a bad results file
+        throw UsageError(one_line(e.what()));
+    }
+
+    setup.selection = SpaceSelection::full;
+    setup.compile.jobs = o.jobs;
+    setup.compile.nvcc = default_nvcc();
+    setup.compile.project_root = project_root();
+    if (o.cache != "none")
+        setup.compile.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
+    setup.not_measured = "check-model: the measurements are the file's";
+    ProgressLine progress(progress_style(o.quiet, o.json), "compiling", std::cerr);
+    setup.compile.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    setup.progress.phase = [&progress](const std::string& label) { progress.relabel(label); };
+    setup.progress.phase_done = [&progress] { progress.finish(); };
+    const TuningRun run = predict_problem(setup, problems.front(), join.variants);
+    const std::vector<CheckedPoint> points = checked_points(join, run);
+    const ModelCheck check = score_model(points);
+
+    const std::string device = setup.roofline_device ? setup.roofline_device->key : "none";
+    if (o.json) {
+        json misses = json::array();
+        for (const std::size_t p : check.misses)
+            misses.push_back({{"params", join.points[p].params},
+                              {"measured_seconds", *points[p].measured},
+                              {"registers", points[p].registers ? json(*points[p].registers) : json(nullptr)},
+                              {"predicted_failure", points[p].predicted_failure}});
+        json out{{"spec", o.spec},
+                 {"measured", o.measured},
+                 {"measured_format", measured.format},
+                 {"measured_device", measured.device.empty() ? json(nullptr) : json(measured.device)},
+                 {"arch", setup.arch.name()},
+                 {"device", device},
+                 {"problem", problems.front().to_string()},
+                 {"sample", o.sample > 0 ? json(o.sample) : json(nullptr)},
+                 {"seed", o.seed},
+                 {"outside_space", join.outside_space},
+                 {"not_measured", measured.not_measured},
+                 {"points", check.points},
+                 {"ran", check.ran},
+                 {"measured_failures", check.measured_failures},
+                 {"predicted_failures", check.predicted_failures},
+                 {"failures_agree", check.failures_agree},
+                 {"failures_only_measured", check.failures_only_measured},
+                 {"failures_only_predicted", check.failures_only_predicted}};
+        const json model = scores_json(check.model); // a named object: items() would dangle on a temporary
+        for (const auto& [key, value] : model.items())
+            out[key] = value;
+        out["baselines"] = {{"random", scores_json(check.random)}, {"occupancy_first", scores_json(check.occupancy_first)}};
+        out["misses"] = misses;
+        std::cout << out.dump(2) << "\n";
+        return exit_ok;
+    }
+    std::cout << fmt::format("check-model: {} for {} ({}) against {} ({}{}): {} points, {} ran\n", spec.name,
+                             setup.arch.name(), device, o.measured, measured.format,
+                             measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
+    if (join.outside_space > 0 || measured.not_measured > 0)
+        std::cout << fmt::format("left out: {} configurations outside the spec's values, {} records not measured\n",
+                                 join.outside_space, measured.not_measured);
+    std::cout << fmt::format("\n{:<18} {:>8} {:>16} {:>8}\n", "", "model", "occupancy-first", "random");
+    const auto row = [&](const char* name, auto member) {
+        std::cout << fmt::format("{:<18} {:>8} {:>16} {:>8}\n", name, score_text(check.model.*member),
+                                 score_text(check.occupancy_first.*member), score_text(check.random.*member));
+    };
+    row("spearman", &OrderScores::spearman);
+    row("top1_fraction", &OrderScores::top1_fraction);
+    row("best_in_top_1pct", &OrderScores::best_in_top_1pct);
+    row("best_in_top_5pct", &OrderScores::best_in_top_5pct);
+    std::cout << fmt::format("\nfailures: {} measured, {} predicted; {} agree, {} only measured, {} only predicted\n",
+                             check.measured_failures, check.predicted_failures, check.failures_agree,
+                             check.failures_only_measured, check.failures_only_predicted);
+    if (!check.misses.empty()) {
+        std::cout << "ran, though predicted to fail:\n";
+        for (const std::size_t p : check.misses)
+            std::cout << fmt::format("  {}  {:.6g} s  registers {}: {}\n", params_text(join.points[p].params),
+                                     *points[p].measured,
+                                     points[p].registers ? std::to_string(*points[p].registers) : "-",
+                                     points[p].predicted_failure);
+    }
+    return exit_ok;
+}
+
+} // namespace
+
+int check_model_command(const Arguments& args)
+{
+    CheckOptions o;
+    CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
+                     "[--json]\n\n"
+                     "Compiles the configurations a measured file holds (a Kernel Tuner cache, or an autotune\n"
+                     "results file with measurements), predicts each the way `autotune run` does, and scores\n"
+                     "the model against the measured times: spearman (predicted order vs time), top1_fraction\n"
+                     "(the optimum over the time of the predicted best), best_in_top_1pct/5pct (the optimum\n"
+                     "over the best time among the predicted first ceil(1%/5% of the points that ran)), beside\n"
+                     "the same for a random pick (exact expectations) and for highest predicted occupancy\n"
+                     "first; and the failures the pipeline predicts (compile errors, launchability) against\n"
+                     "the measured ones. Parameters are joined by name; a parameter missing on either side\n"
+                     "is an error.");
+    line.options()
+        ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz) or an autotune results file")
+        ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
+        ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the arch's)")
+        ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
+        ("sample", po::value(&o.sample), "N: check a seeded sample of N of the file's configurations (default: all)")
+        ("seed", po::value(&o.seed)->default_value(1), "K: the sample's seed")
+        ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
+        ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
+        ("json", po::bool_switch(&o.json), "print JSON")
+        ("quiet,q", po::bool_switch(&o.quiet), "no progress line");
+    line.positional("spec", po::value(&o.spec));
+    if (!line.parse(args))
+        return exit_ok;
+    if (line.given("sample") && o.sample == 0)
+        throw UsageError("--sample 0: give the number of configurations to check (at least 1), or leave it out for all");
+    return check_model(o);
+}
+
+} // namespace autotune::cli

@@ -1,0 +1,84 @@
+#include "emit/measured_file.hpp"
+
+#include "emit/kt_cache_import.hpp"
+#include "emit/problem_views.hpp"
+#include "strategy/replay.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+MeasuredFile kt_cache_measurements(const json& document, const std::string& path)
+{
+    const KtCache cache = kt_cache_entries(document, path);
+    MeasuredFile out;
+    out.format = "Kernel Tuner cache";
+    out.parameters = cache.parameters;
+    if (document.contains("device_name") && document.at("device_name").is_string())
+        out.device = document.at("device_name").get<std::string>();
+    for (const auto& [index, params, entry] : cache.entries) {
+        MeasuredConfiguration c{params, std::nullopt, {}};
+        const json& time = entry.at("time");
+        if (time.is_string())
+            c.failure = time.get<std::string>();
+        else if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() >= 0)
+            c.seconds = time.get<double>() / 1000.0;
+        else
+            throw KtCacheError(fmt::format("'{}': configuration {} has no valid time ({})", path, index, time.dump()));
+        out.configurations.push_back(std::move(c));
+    }
+    return out;
+}
+
+MeasuredFile results_measurements(const json& document, const std::string& path)
+{
+    for (const char* field : {"kernel", "variants"})
+        if (!document.is_object() || !document.contains(field))
+            throw std::invalid_argument(
+                fmt::format("'{}' is neither a Kernel Tuner cache nor an autotune results file (no \"{}\")", path, field));
+    const std::vector<json> views = problem_views(document);
+    if (views.size() != 1)
+        throw std::invalid_argument(fmt::format("'{}' holds {} problems; check-model takes a file of one", path, views.size()));
+    MeasuredFile out;
+    out.format = "autotune results";
+    if (document.contains("device") && document.at("device").is_object() && document.at("device").contains("name"))
+        out.device = document.at("device").at("name").get<std::string>();
+    for (const json& v : views.front().at("variants")) {
+        if (!v.is_object() || !v.contains("params") || !v.at("params").is_object())
+            throw std::invalid_argument(fmt::format("'{}': a variant without \"params\"", path));
+        if (out.parameters.empty())
+            for (const auto& [name, value] : v.at("params").items())
+                out.parameters.push_back(name);
+        const std::string status = v.value("status", "");
+        MeasuredConfiguration c{v.at("params"), measured_median(v), {}};
+        if (!c.seconds && (status == "compile_error" || status == "launch_error"))
+            c.failure = v.contains("error") && v.at("error").is_string() ? v.at("error").get<std::string>() : status;
+        if (!c.seconds && c.failure.empty()) {
+            ++out.not_measured;
+            continue;
+        }
+        out.configurations.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace
+
+MeasuredFile read_measured_file(const std::filesystem::path& file)
+{
+    const std::string path = file.string();
+    const json document = read_json_file(file);
+    MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
+    for (const auto& c : out.configurations)
+        for (const auto& name : out.parameters)
+            if (!c.params.contains(name))
+                throw std::invalid_argument(fmt::format("'{}': a configuration without {}", path, name));
+    return out;
+}
+
+} // namespace autotune

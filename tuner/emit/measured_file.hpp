@@ -1,0 +1,41 @@
+// The measurements a model is checked against (autotune check-model): every configuration
+// a measured file holds, with its measured time or why it failed. The file is a Kernel
+// Tuner cache (gzipped or not; read by the importer's reader, kt_cache_import.hpp) or an
+// autotune results file with measurements.
+//
+// Kernel Tuner: the time is the entry's "time" (its objective, the mean of "times", ms),
+// a string "time" (CompilationFailedConfig, RuntimeFailedConfig, InvalidConfig) is a
+// failure. Results file: the measured median of an "ok" variant; compile_error and
+// launch_error are failures; a variant without either (pruned, not measured, a wrong
+// result) is not a measurement and is only counted.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace autotune {
+
+struct MeasuredConfiguration {
+    nlohmann::ordered_json params;  // name → value, as recorded
+    std::optional<double> seconds;  // the measured time; none: it failed
+    std::string failure;            // why, as recorded, when it failed
+};
+
+struct MeasuredFile {
+    std::string format;                     // "Kernel Tuner cache" or "autotune results"
+    std::vector<std::string> parameters;    // the names every configuration sets
+    std::vector<MeasuredConfiguration> configurations; // the file's order (a cache's: by index)
+    std::size_t not_measured = 0;           // records with neither a time nor a failure
+    std::string device;                     // as the file names it; empty when it does not
+};
+
+// Throws std::invalid_argument (KtCacheError for a cache) naming the file: missing, not
+// JSON, neither format, a record without a parameter, a time that is not a time, or a
+// results file of several problems.
+[[nodiscard]] MeasuredFile read_measured_file(const std::filesystem::path& path);
+
+} // namespace autotune
