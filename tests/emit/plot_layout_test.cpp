@@ -5,6 +5,7 @@
 #include "emit/registers_svg.hpp"
 #include "emit/roofline_svg.hpp"
 #include "emit/svg_canvas.hpp"
+#include "support/test_support.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -70,7 +71,7 @@ std::vector<std::filesystem::path> real_results_files()
 {
     std::vector<std::filesystem::path> files;
     for (const char* arch : {"sm_80", "sm_90"})
-        for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(AUTOTUNE_SOURCE_DIR) / "results" / arch))
+        for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "results" / arch))
             if (entry.path().extension() == ".json" && entry.path().filename() != "peers.json")
                 files.push_back(entry.path());
     std::sort(files.begin(), files.end());
@@ -131,7 +132,7 @@ TEST(PlotLayout, TheRegistersPlotColoursByPolicyAndDrawsTheWinnersOccupancySteps
 {
     // gemm 4096³ on sm_90: the winner has 256-thread blocks, so 129 registers lose the
     // second block (128 × 256 × 2 = 65536 registers).
-    const auto views = problem_views(json::parse(std::ifstream(std::filesystem::path(AUTOTUNE_SOURCE_DIR) / "results/sm_90/gemm.json")));
+    const auto views = problem_views(json::parse(std::ifstream(test::source_dir() / "results/sm_90/gemm.json")));
     const std::string svg = registers_svg(views.at(2));
     EXPECT_NE(svg.find("256 threads"), std::string::npos);
     EXPECT_NE(svg.find(R"(class="step")"), std::string::npos);

@@ -72,6 +72,32 @@ TEST(WarpWork, ALoopWithoutAVisibleBoundIsCountedAndSaidUnknown)
     EXPECT_GT(w.fp32, 1);
 }
 
+// for (k = 0; k < K; k += 8) with K a kernel parameter: known at launch, so the loop
+// counts K / 8 trips; without the value it stays an unknown.
+TEST(WarpWork, ALoopBoundedByAKernelParameterCountsItsValue)
+{
+    const std::string body = "\tld.param.u32 %r3, [k_param_0];\n\tmov.u32 %r1, 0;\n$L__BB0_1:\n"
+                             "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n\tadd.s32 %r1, %r1, 8;\n"
+                             "\tsetp.lt.s32 %p1, %r1, %r3;\n\t@%p1 bra $L__BB0_1;\n";
+    const WarpWork known = analyse_warp_work(find_ptx_kernel(kernel(body), "k"), {4096});
+    EXPECT_DOUBLE_EQ(known.fp32, 512);
+    EXPECT_EQ(known.unknown_trip_counts, 0);
+    const WarpWork pointer = analyse_warp_work(find_ptx_kernel(kernel(body), "k"), {std::nullopt});
+    EXPECT_EQ(pointer.unknown_trip_counts, 1);
+}
+
+// The GEMM's K loop as NVVM writes it: the test is on k + 8 computed early, k stepped at
+// the end of the body: for K = 4096 and BK = 8, 512 trips.
+TEST(WarpWork, ALoopTestingTheNextValueComputedBesideTheInductionCountsTheSame)
+{
+    const std::string body = "\tld.param.u32 %r9, [k_param_0];\n\tmov.u32 %r52, 0;\n$L__BB0_3:\n"
+                             "\tadd.s32 %r51, %r52, 8;\n\tfma.rn.f32 %f1, %f1, %f2, %f3;\n"
+                             "\tsetp.lt.s32 %p3, %r51, %r9;\n\tadd.s32 %r52, %r52, 8;\n\t@%p3 bra $L__BB0_3;\n";
+    const WarpWork w = analyse_warp_work(find_ptx_kernel(kernel(body), "k"), {4096});
+    EXPECT_DOUBLE_EQ(w.fp32, 512);
+    EXPECT_EQ(w.unknown_trip_counts, 0);
+}
+
 TEST(WarpWork, ImmediateConstantLoadsFoldIntoTheirConsumers)
 {
     const WarpWork folded = work_of("\tld.const.f32 %f1, [table+4];\n\tfma.rn.f32 %f2, %f1, %f3, %f4;\n");

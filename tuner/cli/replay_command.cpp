@@ -1,7 +1,7 @@
 // autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] [--trace]:
 // runs a search strategy on a recorded space — the variants of one problem of a results
 // file, ours or an imported Kernel Tuner cache — answering each evaluation with the
-// recorded median, and reports how close to the problem's fastest variant the search came
+// recorded objective (Kernel Tuner's time for an imported cache, else the median), and reports how close to the problem's fastest variant the search came
 // within the budget.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
@@ -79,21 +79,24 @@ int replay_command(const Arguments& args)
 {
     std::string results_path, strategy, budget_text, problem;
     std::uint64_t seed = 1;
-    bool as_json = false, trace = false;
+    bool as_json = false, trace = false, median = false;
     CommandLine line("usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] "
                      "[--trace]\n\n"
                      "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
                      "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
-                     "recorded median (failed or unmeasured variants: a failed evaluation). Reports the best\n"
-                     "time found, the evaluations used and fraction_of_optimum = the file's fastest median /\n"
-                     "the best found (1 = found the optimum, 0 = found nothing).");
+                     "recorded objective: Kernel Tuner's `time` (the mean of its samples) for an imported cache,\n"
+                     "so that a replay compares with published results, else the median (failed or unmeasured\n"
+                     "variants: a failed evaluation). Reports the best time found, the evaluations used and\n"
+                     "fraction_of_optimum = the file's fastest / the best found (1 = found the optimum, 0 =\n"
+                     "found nothing).");
     line.options()
         ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
         ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
         ("problem", po::value(&problem), "M=1024,...: which problem of a file that holds several")
         ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
         ("json", po::bool_switch(&as_json), "print JSON")
-        ("trace", po::bool_switch(&trace), "also list every evaluation in order");
+        ("trace", po::bool_switch(&trace), "also list every evaluation in order")
+        ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)");
     line.positional("results", po::value(&results_path));
     if (!line.parse(args))
         return exit_ok;
@@ -112,7 +115,7 @@ int replay_command(const Arguments& args)
     std::size_t evaluations = 0;
     try {
         view = chosen_problem(read_results_file(results_path), problem, results_path);
-        space = replay_space(view, results_path);
+        space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
     } catch (const std::invalid_argument& e) {
         throw UsageError(one_line(e.what()));

@@ -2,6 +2,7 @@
 
 #include "arch/arch_spec.hpp"
 #include "emit/results_json.hpp"
+#include "strategy/replay.hpp"
 #include "measure/sample_statistics.hpp"
 #include "util/one_line.hpp"
 
@@ -240,7 +241,7 @@ json import_kt_cache(const std::filesystem::path& file)
     const std::size_t combinations = read.combinations;
     json variants = json::array();
     std::size_t invalid = 0;
-    std::optional<std::pair<double, std::size_t>> winner; // median, position in variants
+    std::optional<std::pair<double, std::size_t>> winner; // objective, position in variants
     std::vector<std::pair<std::size_t, json>> indexed;
     for (const auto& [index, params, entry] : read.entries) {
         const json& time = entry.at("time");
@@ -256,6 +257,10 @@ json import_kt_cache(const std::filesystem::path& file)
         } else if (const auto samples = samples_seconds(entry)) {
             const SampleSummary s = summarize_samples(*samples);
             v["measurement"] = {{"time_seconds", summary_json(s)}, {"samples_seconds", *samples}};
+            // Kernel Tuner's objective is its `time` (the mean of `times`): the winner and a
+            // replay go by it, so they compare with Kernel Tuner's own results.
+            if (valid_ms(time))
+                v["measurement"]["objective_seconds"] = time.get<double>() / 1000.0;
         } else {
             throw KtCacheError(fmt::format("'{}' is not a Kernel Tuner cache: configuration {} has no valid time", path,
                                            index));
@@ -263,11 +268,8 @@ json import_kt_cache(const std::filesystem::path& file)
         indexed.emplace_back(index, std::move(v));
     }
     for (auto& [index, v] : indexed) {
-        if (!v["measurement"].is_null()) {
-            const double median = v["measurement"]["time_seconds"]["median"].get<double>();
-            if (!winner || median < winner->first)
-                winner = std::pair{median, variants.size()};
-        }
+        if (const auto seconds = measured_time(v); seconds && (!winner || *seconds < winner->first))
+            winner = std::pair{*seconds, variants.size()};
         variants.push_back(std::move(v));
     }
 

@@ -55,7 +55,7 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
             for (const auto& [name, value] : v.at("params").items())
                 out.parameters.push_back(name);
         const std::string status = v.value("status", "");
-        MeasuredConfiguration c{v.at("params"), measured_median(v), {}};
+        MeasuredConfiguration c{v.at("params"), measured_time(v), {}};
         if (!c.seconds && (status == "compile_error" || status == "launch_error"))
             c.failure = v.contains("error") && v.at("error").is_string() ? v.at("error").get<std::string>() : status;
         if (!c.seconds && c.failure.empty()) {

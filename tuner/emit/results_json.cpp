@@ -194,7 +194,7 @@ json ranked_problem_json(const json& variables, const ProblemRanking& r,
     json p{{"variables", variables}};
     p["flops"] = r.flops;
     p["bytes"] = r.bytes;
-    p["intensity"] = r.flops / r.bytes;
+    p["intensity"] = r.bytes > 0 ? json(r.flops / r.bytes) : json(nullptr);
     p["ridge"] = r.roofline ? json(r.roofline->ridge) : json(nullptr);
     p["bound"] = r.roofline ? json(r.roofline->compute_bound ? "compute" : "memory") : json(nullptr);
     p["ceilings"] = r.ceilings ? json{{"compute_gflops", r.ceilings->compute_gflops},

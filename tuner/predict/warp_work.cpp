@@ -214,9 +214,24 @@ struct Loop {
     bool known = false;
 };
 
+// The parameter a "[name_param_3]" operand reads: 3.
+std::optional<std::size_t> parameter_index(std::string_view operand)
+{
+    const auto at = operand.rfind("_param_");
+    if (operand.empty() || operand.front() != '[' || at == std::string_view::npos)
+        return std::nullopt;
+    std::size_t index = 0;
+    const char* begin = operand.data() + at + 7;
+    const char* end = operand.data() + operand.size() - 1; // before ']'
+    const auto [stop, ec] = std::from_chars(begin, end, index);
+    if (ec != std::errc() || stop != end)
+        return std::nullopt;
+    return index;
+}
+
 class Analysis {
 public:
-    explicit Analysis(const PtxKernel& kernel) : body_(kernel.body)
+    Analysis(const PtxKernel& kernel, const ParameterValues& parameters) : body_(kernel.body), parameters_(parameters)
     {
         for (std::size_t i = 0; i < body_.size(); ++i)
             if (body_[i].is_label())
@@ -286,6 +301,14 @@ private:
         if (depth > 4 || operand.empty() || operand.front() != '%')
             return std::nullopt;
         const PtxInstruction* def = definition(operand, 0, before);
+        if (def != nullptr && def->base() == "ld" && def->has_part("param") && def->operands.size() == 2) {
+            const auto index = parameter_index(def->operands[1]);
+            if (index && *index < parameters_.size())
+                return parameters_[*index];
+            return std::nullopt;
+        }
+        if (def != nullptr && def->base() == "cvt" && def->operands.size() == 2) // widened: cvt.s64.s32
+            return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1);
         if (def == nullptr || def->base() != "mov" || def->operands.size() != 2)
             return std::nullopt;
         return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1);
@@ -306,12 +329,27 @@ private:
             const std::string& other = test->operands[3 - side];
             const PtxInstruction* step_def = definition(induction, loop.head, loop.latch);
             if (step_def == nullptr || (step_def->base() != "add" && step_def->base() != "sub") ||
-                step_def->operands.size() != 3 || step_def->operands[1] != induction)
+                step_def->operands.size() != 3)
                 continue;
-            auto step = immediate(step_def->operands[2]);
+            // The tested value is the induction variable itself (add r, r, step before the
+            // test), or the next value computed beside it (t = r + offset, the test on t, r
+            // stepped at the end of the body).
+            std::string variable = induction;
+            std::int64_t offset = 0;
+            const PtxInstruction* stepper = step_def;
+            if (step_def->operands[1] != induction) {
+                const auto added = immediate(step_def->operands[2]);
+                variable = step_def->operands[1];
+                stepper = definition(variable, loop.head, loop.latch);
+                if (!added || stepper == nullptr || (stepper->base() != "add" && stepper->base() != "sub") ||
+                    stepper->operands.size() != 3 || stepper->operands[1] != variable)
+                    continue;
+                offset = step_def->base() == "sub" ? -*added : *added;
+            }
+            auto step = immediate(stepper->operands[2]);
             if (!step || *step == 0)
                 continue;
-            if (step_def->base() == "sub")
+            if (stepper->base() == "sub")
                 step = -*step;
             const auto bound = constant_value(other, loop.head);
             if (!bound)
@@ -319,9 +357,11 @@ private:
             // Where the induction variable starts: its value entering the loop, or 0 when it
             // comes from the launch (threadIdx.y in a strided loop), which makes the estimate
             // the average over threads.
-            const auto start = constant_value(induction, loop.head).value_or(0);
-            const double distance = static_cast<double>(*bound - start);
-            const double trips = std::ceil(distance / static_cast<double>(*step));
+            const auto start = constant_value(variable, loop.head).value_or(0);
+            const double steps = static_cast<double>(*step);
+            const double trips = variable == induction
+                                     ? std::ceil(static_cast<double>(*bound - start) / steps)
+                                     : std::ceil(static_cast<double>(*bound - start - offset) / steps) + 1;
             if (trips >= 1 && trips < 1e9) {
                 loop.trips = trips;
                 loop.known = true;
@@ -444,6 +484,7 @@ private:
     }
 
     const std::vector<PtxInstruction>& body_;
+    const ParameterValues& parameters_;
     std::map<std::string, std::size_t> labels_;
     std::vector<Loop> loops_;
     std::vector<double> share_;
@@ -451,9 +492,9 @@ private:
 
 } // namespace
 
-WarpWork analyse_warp_work(const PtxKernel& kernel)
+WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters)
 {
-    return Analysis(kernel).run();
+    return Analysis(kernel, parameters).run();
 }
 
 } // namespace autotune

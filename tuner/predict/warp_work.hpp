@@ -8,6 +8,10 @@
 
 #include "predict/ptx_kernel.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 namespace autotune {
 
 struct WarpWork {
@@ -35,6 +39,10 @@ struct WarpWork {
     int unknown_trip_counts = 0;
 };
 
-[[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel);
+// What the kernel's parameters hold at launch, in parameter order (nullopt for pointers and
+// non-integers): a loop bounded by one (for k < K) then counts its real trips.
+using ParameterValues = std::vector<std::optional<std::int64_t>>;
+
+[[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {});
 
 } // namespace autotune

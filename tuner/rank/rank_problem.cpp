@@ -1,5 +1,6 @@
 #include "rank/rank_problem.hpp"
 
+#include "measure/measure_job.hpp"
 #include "predict/ptx_kernel.hpp"
 #include "spec/expression.hpp"
 
@@ -61,9 +62,32 @@ std::optional<double> spearman_correlation(const std::vector<double>& a, const s
     return cov / std::sqrt(va * vb);
 }
 
+namespace {
+
+// The integer values the kernel's parameters take for a variant, in parameter order.
+ParameterValues scalar_parameter_values(const KernelSpec* spec, const Problem* problem, const Variant& variant)
+{
+    ParameterValues values;
+    if (spec == nullptr || problem == nullptr)
+        return values;
+    try {
+        for (const ArgumentValue& a : resolve_arguments(*spec, *problem, variant))
+            if (a.kernel_parameter)
+                values.push_back(a.kind == ArgumentKind::scalar && a.value == std::floor(a.value)
+                                     ? std::optional<std::int64_t>(static_cast<std::int64_t>(a.value))
+                                     : std::nullopt);
+    } catch (const std::exception&) {
+        values.clear(); // arguments that cannot be evaluated: the loops they bound stay unknown
+    }
+    return values;
+}
+
+} // namespace
+
 std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
                                          const std::vector<PredictionOutcome>& predictions,
-                                         const std::vector<std::optional<VariantMeasurement>>& measurements)
+                                         const std::vector<std::optional<VariantMeasurement>>& measurements,
+                                         const KernelSpec* spec, const Problem* problem)
 {
     std::vector<RankFacts> facts(variants.size());
     for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -75,7 +99,8 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
             f.memory_ops = count_global_memory_ops(compiled[i].ptx);
             f.arithmetic_share = arithmetic_share(compiled[i].ptx);
             try {
-                f.warp_work = analyse_warp_work(find_ptx_kernel(compiled[i].ptx, compiled[i].lowered_name));
+                f.warp_work = analyse_warp_work(find_ptx_kernel(compiled[i].ptx, compiled[i].lowered_name),
+                                                scalar_parameter_values(spec, problem, variants[i]));
             } catch (const std::invalid_argument&) {
                 // PTX without the entry (a results file's record, a nvcc build): no time model.
             }
@@ -113,7 +138,9 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
     out.flops = flops;
     out.bytes = bytes;
     out.ceilings = ceilings;
-    if (ceilings)
+    // A spec without a cost model (a T1 file names no flops, and pnpoly's no buffers) has
+    // no place on the roofline; the time model still ranks it.
+    if (ceilings && bytes > 0)
         out.roofline = roofline_for(flops, bytes, *ceilings);
     out.variants.resize(facts.size());
 
@@ -148,7 +175,7 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
             r.measured = true;
             r.gflops = flops / seconds / 1e9;
             r.gbps = bytes / seconds / 1e9;
-            if (ceilings) {
+            if (out.roofline) {
                 // The roof at the clock this variant ran at.
                 const Ceilings at_run = at_clock(*ceilings, f.measured->sm_clock_mhz);
                 const ProblemRoofline roof = roofline_for(flops, bytes, at_run);

@@ -54,10 +54,13 @@ struct RankFacts {
     std::optional<MeasuredTime> measured; // verified and timed
 };
 
+// With the spec and problem, each variant's scalar kernel parameters are known to the time
+// model (a loop bounded by K counts K's trips).
 [[nodiscard]] std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants,
                                                        const std::vector<CompiledVariant>& compiled,
                                                        const std::vector<PredictionOutcome>& predictions,
-                                                       const std::vector<std::optional<VariantMeasurement>>& measurements);
+                                                       const std::vector<std::optional<VariantMeasurement>>& measurements,
+                                                       const KernelSpec* spec = nullptr, const Problem* problem = nullptr);
 
 struct RankedVariant {
     bool predicted = false;              // has a model figure (compiled and fits an SM)

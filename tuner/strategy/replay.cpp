@@ -30,23 +30,27 @@ std::optional<std::int64_t> integral_value(const json& value)
     return std::nullopt;
 }
 
-std::optional<double> measured_median(const json& variant)
+std::optional<double> measured_time(const json& variant, MeasuredFigure figure)
 {
     if (!variant.contains("status") || variant.at("status") != "ok")
         return std::nullopt;
     const auto m = variant.find("measurement");
-    if (m == variant.end() || !m->is_object() || !m->contains("time_seconds"))
+    if (m == variant.end() || !m->is_object())
         return std::nullopt;
-    const json& t = m->at("time_seconds");
-    if (!t.is_object() || !t.contains("median") || !t.at("median").is_number())
+    const json* value = nullptr;
+    if (figure == MeasuredFigure::objective && m->contains("objective_seconds"))
+        value = &m->at("objective_seconds");
+    else if (const auto t = m->find("time_seconds"); t != m->end() && t->is_object() && t->contains("median"))
+        value = &t->at("median");
+    if (value == nullptr || !value->is_number())
         return std::nullopt;
-    const double median = t.at("median").get<double>();
-    if (!std::isfinite(median) || median < 0)
+    const double seconds = value->get<double>();
+    if (!std::isfinite(seconds) || seconds <= 0)
         return std::nullopt;
-    return median;
+    return seconds;
 }
 
-ReplaySpace replay_space(const json& results, const std::string& source)
+ReplaySpace replay_space(const json& results, const std::string& source, MeasuredFigure figure)
 {
     if (!results.is_object() || !results.contains("variants") || !results.at("variants").is_array())
         throw bad(source, "no \"variants\" list");
@@ -82,7 +86,7 @@ ReplaySpace replay_space(const json& results, const std::string& source)
         r.indices.push_back(v.contains("index") && v.at("index").is_number_integer() ? v.at("index").get<std::int64_t>()
                                                                                      : static_cast<std::int64_t>(i));
         r.params.push_back(params);
-        r.medians.push_back(measured_median(v));
+        r.medians.push_back(measured_time(v, figure));
     }
     r.space.points.assign(variants.size(), std::vector<std::int64_t>(n));
     r.space.parameter_values.resize(n);

@@ -25,9 +25,15 @@ struct ReplaySpace {
 // An integral JSON number (an integer, or a float with no fraction) as int64, else nullopt.
 [[nodiscard]] std::optional<std::int64_t> integral_value(const nlohmann::ordered_json& value);
 
-// A results file's variant record's measured median (s): status "ok" with a finite,
-// non-negative time_seconds.median; else nullopt (failed, or not measured).
-[[nodiscard]] std::optional<double> measured_median(const nlohmann::ordered_json& variant);
+// Which measured figure ranks a recorded variant: the run's own objective where it has one
+// (an imported Kernel Tuner cache's `time`, its mean, recorded as objective_seconds, so a
+// replay compares with published results), else the median; or the median always.
+enum class MeasuredFigure { objective, median };
+
+// A results file's variant record's measured time (s): status "ok" with a finite,
+// positive figure; else nullopt (failed, not measured, or a time of 0, which no kernel takes).
+[[nodiscard]] std::optional<double> measured_time(const nlohmann::ordered_json& variant,
+                                                  MeasuredFigure figure = MeasuredFigure::objective);
 
 // The space of a results document: the parameters are those of the first variant, each
 // one's values the distinct recorded values sorted ascending (non-integer values are
@@ -35,7 +41,8 @@ struct ReplaySpace {
 // every ok variant has one (others rank last), else empty. Throws std::invalid_argument
 // naming `source` when the document has no variants, a variant lacks a parameter, or
 // nothing was measured.
-[[nodiscard]] ReplaySpace replay_space(const nlohmann::ordered_json& results, const std::string& source);
+[[nodiscard]] ReplaySpace replay_space(const nlohmann::ordered_json& results, const std::string& source,
+                                       MeasuredFigure figure = MeasuredFigure::objective);
 
 // "N" evaluations or "P%" of `points` (rounded up, at least 1). Throws
 // std::invalid_argument for anything else.

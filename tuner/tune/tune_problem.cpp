@@ -153,7 +153,7 @@ void search_launch_bounds(const TuneSetup& setup, const Problem& problem, Tuning
             if (const auto& of = run.pruning.decisions[i].duplicate_of; of && run.measurements[*of] && !run.measurements[i])
                 run.measurements[i] = run.measurements[*of];
     }
-    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements, setup.spec, &problem);
     run.ranking = rank_run(setup, problem, run);
     for (const auto& [base, sweep] : sweeps) {
         std::vector<PolicyPoint> points;
@@ -268,7 +268,7 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     }
     if (measurer) {
         // The model's view before anything is measured: the model strategy's order.
-        run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {});
+        run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {}, setup.spec, &problem);
         const ProblemRanking predicted = rank_run(setup, problem, run);
         std::vector<double> prior;
         for (const auto& r : predicted.variants)
@@ -282,7 +282,7 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         if (setup.progress.phase_done)
             setup.progress.phase_done();
     }
-    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements);
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, run.measurements, setup.spec, &problem);
     run.ranking = rank_run(setup, problem, run);
     if (measurer && setup.compile.compiler == CompilerKind::nvrtc)
         run.consumer_builds = measure_as_nvcc_builds(setup, problem, run, *measurer);
@@ -296,7 +296,7 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
 TuningRun predict_problem(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
 {
     TuningRun run = compile_and_predict(setup, problem, std::move(variants));
-    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {});
+    run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {}, setup.spec, &problem);
     run.ranking = rank_run(setup, problem, run);
     return run;
 }
