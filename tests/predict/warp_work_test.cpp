@@ -98,6 +98,18 @@ TEST(WarpWork, ALoopTestingTheNextValueComputedBesideTheInductionCountsTheSame)
     EXPECT_EQ(w.unknown_trip_counts, 0);
 }
 
+// A strided loop over rows as NVVM writes it: r = next at the head, the test on r, next =
+// r + 32 at the end; from threadIdx.y (taken as 0) below 142: 5 trips.
+TEST(WarpWork, ALoopTestingTheValueBeforeItsStepCountsFromItsStart)
+{
+    const std::string body = "\tmov.u32 %r41, %tid.y;\n$L__BB0_2:\n\tmov.u32 %r16, %r41;\n"
+                             "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n\tadd.s32 %r41, %r16, 32;\n"
+                             "\tsetp.lt.s32 %p29, %r16, 142;\n\t@%p29 bra $L__BB0_2;\n";
+    const WarpWork w = work_of(body);
+    EXPECT_DOUBLE_EQ(w.fp32, 5);
+    EXPECT_EQ(w.unknown_trip_counts, 0);
+}
+
 TEST(WarpWork, ImmediateConstantLoadsFoldIntoTheirConsumers)
 {
     const WarpWork folded = work_of("\tld.const.f32 %f1, [table+4];\n\tfma.rn.f32 %f2, %f1, %f3, %f4;\n");

@@ -344,6 +344,7 @@ json results_json(const TuningRun& run)
 json warp_work_json(const WarpWork& w)
 {
     return {{"issue", w.issue},
+            {"static_issue", w.static_issue},
             {"fp32", w.fp32},
             {"fp64", w.fp64},
             {"fp16", w.fp16},
@@ -365,6 +366,7 @@ WarpWork warp_work_of_json(const json& j)
 {
     WarpWork w;
     w.issue = j.at("issue").get<double>();
+    w.static_issue = j.value("static_issue", 0.0);
     w.fp32 = j.at("fp32").get<double>();
     w.fp64 = j.at("fp64").get<double>();
     w.fp16 = j.at("fp16").get<double>();

@@ -231,8 +231,11 @@ std::optional<std::size_t> parameter_index(std::string_view operand)
 
 class Analysis {
 public:
-    Analysis(const PtxKernel& kernel, const ParameterValues& parameters) : body_(kernel.body), parameters_(parameters)
+    Analysis(const PtxKernel& kernel, const ParameterValues& parameters, const std::optional<BlockShape>& block)
+        : body_(kernel.body), parameters_(parameters)
     {
+        if (block)
+            access_costs(kernel, *block);
         for (std::size_t i = 0; i < body_.size(); ++i)
             if (body_[i].is_label())
                 labels_[body_[i].label] = i;
@@ -252,9 +255,10 @@ public:
         for (std::size_t i = 0; i < body_.size(); ++i) {
             if (body_[i].is_label())
                 continue;
-            const InstructionCost c = cost_of(body_[i]);
+            const InstructionCost c = cost(i);
             const double w = weight[i] * share_[i];
             work.issue += w * c.issue;
+            work.static_issue += c.issue;
             using Pipe = InstructionCost::Pipe;
             const double slots = w * c.pipe_slots;
             switch (c.pipe) {
@@ -281,6 +285,33 @@ public:
     }
 
 private:
+    InstructionCost cost(std::size_t i) const { return i < costs_.size() && costs_[i] ? *costs_[i] : cost_of(body_[i]); }
+
+    // Global and shared accesses whose lanes' addresses are known: the sectors and bank
+    // conflicts of the first warp, in place of the coalesced, conflict-free default.
+    void access_costs(const PtxKernel& kernel, const BlockShape& block)
+    {
+        using Pipe = InstructionCost::Pipe;
+        const auto lanes = lane_addresses(kernel);
+        costs_.resize(body_.size());
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            if (!lanes[i])
+                continue;
+            InstructionCost c = cost_of(body_[i]);
+            const int bytes = static_cast<int>(access_bytes(body_[i]));
+            if (c.pipe == Pipe::shared) {
+                c.pipe_slots = shared_wavefronts(*lanes[i], block, bytes);
+            } else if (c.pipe == Pipe::global) {
+                const int sectors = global_sectors(*lanes[i], block, bytes);
+                c.pipe_slots = std::max(1.0, std::ceil(sectors / 4.0));
+                c.bytes = 32.0 * sectors;
+            } else {
+                continue;
+            }
+            costs_[i] = c;
+        }
+    }
+
     // The last instruction in [from, to) that writes `reg`, searching backwards.
     const PtxInstruction* definition(std::string_view reg, std::size_t from, std::size_t to) const
     {
@@ -328,8 +359,9 @@ private:
             const std::string& induction = test->operands[side];
             const std::string& other = test->operands[3 - side];
             const PtxInstruction* step_def = definition(induction, loop.head, loop.latch);
-            if (step_def == nullptr || (step_def->base() != "add" && step_def->base() != "sub") ||
-                step_def->operands.size() != 3)
+            if (step_def == nullptr ||
+                (step_def->base() != "add" && step_def->base() != "sub" && step_def->base() != "mov") ||
+                (step_def->base() != "mov" && step_def->operands.size() != 3))
                 continue;
             // The tested value is the induction variable itself (add r, r, step before the
             // test), or the next value computed beside it (t = r + offset, the test on t, r
@@ -337,7 +369,18 @@ private:
             std::string variable = induction;
             std::int64_t offset = 0;
             const PtxInstruction* stepper = step_def;
-            if (step_def->operands[1] != induction) {
+            bool tested_before_step = false;
+            if (step_def->base() == "mov" && step_def->operands.size() == 2) {
+                // r = next at the head, next = r + step further down: the test sees r, the
+                // value before this trip's step (start, start + step, ...).
+                const std::string& next = step_def->operands[1];
+                stepper = definition(next, loop.head, loop.latch);
+                if (stepper == nullptr || (stepper->base() != "add" && stepper->base() != "sub") ||
+                    stepper->operands.size() != 3 || stepper->operands[1] != induction)
+                    continue;
+                variable = next;
+                tested_before_step = true;
+            } else if (step_def->operands[1] != induction) {
                 const auto added = immediate(step_def->operands[2]);
                 variable = step_def->operands[1];
                 stepper = definition(variable, loop.head, loop.latch);
@@ -359,7 +402,8 @@ private:
             // the average over threads.
             const auto start = constant_value(variable, loop.head).value_or(0);
             const double steps = static_cast<double>(*step);
-            const double trips = variable == induction
+            const double trips = tested_before_step ? std::ceil(static_cast<double>(*bound - start) / steps)
+                                 : variable == induction
                                      ? std::ceil(static_cast<double>(*bound - start) / steps)
                                      : std::ceil(static_cast<double>(*bound - start - offset) / steps) + 1;
             if (trips >= 1 && trips < 1e9) {
@@ -426,65 +470,75 @@ private:
         }
     }
 
-    // Cycles one warp spends in [begin, end), issuing in order: each instruction issues
-    // after the one before it and once its operands are ready. A loop inside counts its
-    // body's cycles times its trips, its results ready when it ends.
+    // Cycles one warp spends in [begin, end) as ptxas schedules it (which reorders freely
+    // within straight-line code): at least its issue slots, and at least its longest chain
+    // of dependent results, each waiting for its operands' latencies. A loop inside is a
+    // block of its own once its inputs are ready: trips × (the larger of a trip's slots
+    // and the chain a trip carries into the next); what it writes is ready when it ends.
     double simulate(std::size_t begin, std::size_t end, std::unordered_map<std::string, double>& ready, double start,
                     bool loop_body = false)
     {
-        double now = start;
+        double issued = start;
         std::set<std::string> written, carried; // carried: read before this region writes it
+        auto ready_at = [&](std::string_view reg) {
+            const auto it = ready.find(std::string(reg));
+            return it == ready.end() ? start : it->second;
+        };
         for (std::size_t i = begin; i < end; ++i) {
             const auto loop = std::find_if(loops_.begin(), loops_.end(), [&](const Loop& l) {
                 return l.head == i && l.latch < end && !(l.head == begin && l.latch + 1 == end);
             });
             if (loop != loops_.end()) {
+                double entry = issued;
+                for (std::size_t k = loop->head; k <= loop->latch; ++k)
+                    for (const auto& operand : body_[k].operands)
+                        for_each_register(operand, [&](std::string_view reg) { entry = std::max(entry, ready_at(reg)); });
                 std::unordered_map<std::string, double> inner;
                 const double body = simulate(loop->head, loop->latch + 1, inner, 0.0, true);
-                now += loop->trips * body;
+                issued = entry + loop->trips * body;
                 for (std::size_t k = loop->head; k <= loop->latch; ++k)
                     if (!body_[k].is_label() && writes_first_operand(body_[k]) && !body_[k].operands.empty())
-                        for_each_register(body_[k].operands.front(),
-                                          [&](std::string_view reg) { ready[std::string(reg)] = now; });
+                        for_each_register(body_[k].operands.front(), [&](std::string_view reg) {
+                            ready[std::string(reg)] = issued;
+                            written.insert(std::string(reg));
+                        });
                 i = loop->latch;
                 continue;
             }
             const PtxInstruction& in = body_[i];
             if (in.is_label())
                 continue;
-            const InstructionCost c = cost_of(in);
-            double operands_ready = now;
+            const InstructionCost c = cost(i);
+            double operands_ready = start;
             const bool writes = writes_first_operand(in);
             for (std::size_t k = writes ? 1 : 0; k < in.operands.size(); ++k)
                 for_each_register(in.operands[k], [&](std::string_view reg) {
                     if (!written.count(std::string(reg)))
                         carried.insert(std::string(reg));
-                    if (const auto it = ready.find(std::string(reg)); it != ready.end())
-                        operands_ready = std::max(operands_ready, it->second);
+                    operands_ready = std::max(operands_ready, ready_at(reg));
                 });
             if (!in.guard.empty())
-                if (const auto it = ready.find(in.guard); it != ready.end())
-                    operands_ready = std::max(operands_ready, it->second);
-            const double share = share_[i];
-            const double issue_at = now + share * (operands_ready - now);
-            now = issue_at + share * c.issue;
+                operands_ready = std::max(operands_ready, ready_at(in.guard));
+            issued += share_[i] * c.issue;
             if (writes && !in.operands.empty())
                 for_each_register(in.operands.front(), [&](std::string_view reg) {
-                    ready[std::string(reg)] = issue_at + c.latency;
+                    ready[std::string(reg)] = operands_ready + c.latency;
                     written.insert(std::string(reg));
                 });
         }
-        // A loop's next trip may start issuing before this one's results are ready, except
-        // where it reads them (the values the loop carries); the kernel is done when its
-        // last result is.
+        // A trip ends when its last result is ready: ptxas reorders within a trip, not across
+        // trips (a warp issues in order, and a store waiting on this trip's load holds back
+        // the next trip's loads). The kernel is done when its last result is.
+        (void)loop_body;
+        double done = issued;
         for (const auto& [reg, at] : ready)
-            if (!loop_body || carried.count(reg))
-                now = std::max(now, at);
-        return now - start;
+            done = std::max(done, at);
+        return done - start;
     }
 
     const std::vector<PtxInstruction>& body_;
     const ParameterValues& parameters_;
+    std::vector<std::optional<InstructionCost>> costs_; // where the lanes' addresses say more
     std::map<std::string, std::size_t> labels_;
     std::vector<Loop> loops_;
     std::vector<double> share_;
@@ -492,9 +546,21 @@ private:
 
 } // namespace
 
-WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters)
+void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes)
 {
-    return Analysis(kernel, parameters).run();
+    const double accesses = static_cast<double>(spill_store_bytes + spill_load_bytes) / 4.0; // 4-byte spills
+    if (accesses <= 0)
+        return;
+    const double runs = work.static_issue > 0 ? work.issue / work.static_issue : 1.0;
+    work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
+    work.issue += accesses * runs;
+    work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * 30; // an L1 hit each
+}
+
+WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters,
+                           const std::optional<BlockShape>& block)
+{
+    return Analysis(kernel, parameters, block).run();
 }
 
 } // namespace autotune

@@ -6,6 +6,7 @@
 // (time_model.hpp) turns this into a time per launch.
 #pragma once
 
+#include "predict/lane_addresses.hpp"
 #include "predict/ptx_kernel.hpp"
 
 #include <cstdint>
@@ -17,6 +18,7 @@ namespace autotune {
 struct WarpWork {
     // Issue slots (SASS instructions, as the PTX expands: a div.rn.f32 is ~10) per warp.
     double issue = 0;
+    double static_issue = 0; // the same, each instruction once: issue / static_issue is how often code runs
     double fp32 = 0;      // FP32 pipe (fma, add, mul, fp compares)
     double fp64 = 0;      // FP64 pipe
     double fp16 = 0;      // half/bfloat16 SIMT arithmetic
@@ -43,6 +45,14 @@ struct WarpWork {
 // non-integers): a loop bounded by one (for k < K) then counts its real trips.
 using ParameterValues = std::vector<std::optional<std::int64_t>>;
 
-[[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {});
+// With the block's shape, accesses whose address is affine in the thread index count the
+// sectors and bank conflicts of the first warp's lanes (lane_addresses.hpp); others count
+// as coalesced and conflict-free.
+// Spills are ptxas' (the PTX has none): its spill stores and loads (bytes per thread, as
+// ptxas -v counts them) as local traffic, run as often as the kernel's code runs on average.
+void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes);
+
+[[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {},
+                                         const std::optional<BlockShape>& block = std::nullopt);
 
 } // namespace autotune

@@ -1,0 +1,75 @@
+// How a warp's lanes address memory: the affine thread-index part followed through the
+// PTX, and what it costs: sectors for global accesses, wavefronts for shared bank conflicts.
+#include "predict/lane_addresses.hpp"
+#include "predict/warp_work.hpp"
+
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace autotune;
+
+namespace {
+
+PtxKernel kernel(const std::string& body)
+{
+    return find_ptx_kernel(".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n" + body + "\tret;\n}\n", "k");
+}
+
+TEST(LaneAddresses, TheThreadIndexIsFollowedThroughScalingAndAdding)
+{
+    const PtxKernel k = kernel("\tld.param.u64 %rd0, [k_param_0];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n"
+                               "\tmul.lo.s32 %r3, %r2, 15;\n\tadd.s32 %r4, %r3, %r1;\n\tmul.wide.s32 %rd1, %r4, 4;\n"
+                               "\tadd.s64 %rd2, %rd0, %rd1;\n\tld.global.f32 %f1, [%rd2+8];\n"
+                               "\tld.global.f32 %f2, [%rd3];\n");
+    const auto lanes = lane_addresses(k);
+    ASSERT_TRUE(lanes[7].has_value());
+    EXPECT_EQ(lanes[7]->x, 4);
+    EXPECT_EQ(lanes[7]->y, 60);
+    EXPECT_FALSE(lanes[8].has_value()) << "%rd3 was never set: nothing is known of it";
+}
+
+TEST(LaneAddresses, AScaleKnownOnlyAtRunTimeIsNotGuessed)
+{
+    const PtxKernel k = kernel("\tld.param.u32 %r9, [k_param_0];\n\tmov.u32 %r1, %tid.x;\n"
+                               "\tmul.lo.s32 %r3, %r1, %r9;\n\tmul.wide.s32 %rd1, %r3, 4;\n\tld.global.f32 %f1, [%rd1];\n");
+    EXPECT_FALSE(lane_addresses(k)[4].has_value());
+}
+
+TEST(LaneAddresses, GlobalSectorsCountCoalescing)
+{
+    const BlockShape row{256, 1};
+    EXPECT_EQ(global_sectors({4, 0}, row, 4), 4);      // 128 contiguous bytes
+    EXPECT_EQ(global_sectors({8, 0}, row, 8), 8);      // float2: 256 bytes
+    EXPECT_EQ(global_sectors({4096, 0}, row, 4), 32);  // a row apart: a sector each
+    EXPECT_EQ(global_sectors({0, 4096}, {1, 32}, 4), 32); // blockDim.x = 1: lanes run down a column
+    EXPECT_EQ(global_sectors({4, 4096}, {8, 4}, 4), 4);   // 8 lanes of 32 bytes in each of 4 rows
+}
+
+TEST(LaneAddresses, SharedWavefrontsCountBankConflicts)
+{
+    EXPECT_EQ(shared_wavefronts({4, 0}, {32, 1}, 4), 1);    // one word per bank
+    EXPECT_EQ(shared_wavefronts({128, 0}, {32, 1}, 4), 32); // stride 32 words: one bank, 32 words
+    EXPECT_EQ(shared_wavefronts({132, 0}, {32, 1}, 4), 1);  // padded to 33 words: conflict-free
+    EXPECT_EQ(shared_wavefronts({0, 0}, {32, 1}, 4), 1);    // a broadcast
+    EXPECT_EQ(shared_wavefronts({4, 64}, {16, 2}, 4), 1);   // two rows 16 words apart: banks 0-15, 16-31
+    EXPECT_EQ(shared_wavefronts({4, 128}, {16, 2}, 4), 2);  // 32 words apart: both rows on banks 0-15
+    EXPECT_EQ(shared_wavefronts({4, 192}, {16, 2}, 4), 1);  // 48 words apart: banks 16-31 again free
+    EXPECT_EQ(shared_wavefronts({16, 0}, {32, 1}, 16), 4);  // float4: 512 bytes, at least 4
+}
+
+// The costs reach the warp's work: a transposed (strided) global read costs 8 times the
+// sectors of a coalesced one.
+TEST(LaneAddresses, WarpWorkCountsTheSectorsOfStridedAccesses)
+{
+    const auto access = [](const std::string& stride) {
+        return kernel("\tld.param.u64 %rd0, [k_param_0];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.s32 %rd1, %r1, " +
+                      stride + ";\n\tadd.s64 %rd2, %rd0, %rd1;\n\tld.global.f32 %f1, [%rd2];\n");
+    };
+    const WarpWork coalesced = analyse_warp_work(access("4"), {}, BlockShape{128, 1});
+    const WarpWork strided = analyse_warp_work(access("4096"), {}, BlockShape{128, 1});
+    EXPECT_DOUBLE_EQ(coalesced.global_load_bytes, 128);
+    EXPECT_DOUBLE_EQ(strided.global_load_bytes, 32 * 32);
+    EXPECT_DOUBLE_EQ(strided.global_wavefronts, 8 * coalesced.global_wavefronts);
+}
+
+} // namespace
