@@ -37,15 +37,15 @@ struct Entry {
     Config config;
 };
 
-// sm_80, N=268435456: predicted, not measured: 100% of the roof by the model (variant 3600)
-// from results/sm_80/copy.json (2026-11-29, CUDA 13.0, nvrtc)
+// sm_80, N=268435456: predicted, not measured: 95% of the roof by the model (variant 4860)
+// from results/sm_80/copy.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (32 registers)
-inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 2, 1, 0, 0, 0, 128, 0, 0, 0, 0}};
+inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 4, 4, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, N=268435456: predicted, not measured: 100% of the roof by the model (variant 3600)
-// from results/sm_90/copy.json (2026-11-29, CUDA 13.0, nvrtc)
+// sm_90, N=268435456: predicted, not measured: 99% of the roof by the model (variant 4860)
+// from results/sm_90/copy.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (32 registers)
-inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 2, 1, 0, 0, 0, 128, 0, 0, 0, 0}};
+inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 4, 4, 0, 0, 0, 128, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_N268435456, sm_90_N268435456};
 inline constexpr int entry_count = 2;
@@ -155,45 +155,45 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 42% of the roof by the model (variant 3361802)
-// from results/sm_80/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {128, 128, 16, 8, 4, 4, 0, 0, 0, 4, 0, 512, 0, 0, 0, 0}};
+// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 2282041)
+// from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
+inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 256, 0, 0, 0, 1, 128, 256, 0, 0, 0}};
 
-// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 63% of the roof by the model (variant 2282090)
-// from results/sm_80/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (89 registers)
-inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 64, 16, 8, 4, 4, 256, 2, 0, 4, 0, 128, 256, 2, 0, 0}};
+// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 96% of the roof by the model (variant 2462041)
+// from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (85 registers)
+inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 0, 1, 256, 256, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 71% of the roof by the model (variant 3363602)
-// from results/sm_80/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (127 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2462041)
+// from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (85 registers)
+inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 0, 1, 256, 256, 0, 0, 0}};
 
-// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 74% of the roof by the model (variant 3363602)
-// from results/sm_80/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (127 registers)
-inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3361803)
+// from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (77 registers)
+inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 4, 4, 0, 0, 0, 4, 1, 512, 0, 0, 0, 0}};
 
-// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 34% of the roof by the model (variant 3361802)
-// from results/sm_90/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (69 registers)
-inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {128, 128, 16, 8, 4, 4, 0, 0, 0, 4, 0, 512, 0, 0, 0, 0}};
+// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 89% of the roof by the model (variant 2463602)
+// from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (147 registers)
+inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 72% of the roof by the model (variant 3363602)
-// from results/sm_90/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
+// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 89% of the roof by the model (variant 3363602)
+// from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
 inline constexpr Entry sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{90, 2048, 2048, 2048, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 72% of the roof by the model (variant 3363602)
-// from results/sm_90/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
+// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 89% of the roof by the model (variant 3363602)
+// from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
 inline constexpr Entry sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{90, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 72% of the roof by the model (variant 3363602)
-// from results/sm_90/gemm.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
-inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
+// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 90% of the roof by the model (variant 2463600)
+// from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (147 registers)
+inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {64, 128, 16, 8, 8, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1, sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1};
 inline constexpr int entry_count = 8;
@@ -305,55 +305,55 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1 N=4096 K=4096: predicted, not measured: 59% of the roof by the model (variant 27180)
-// from results/sm_80/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
-inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {128, 32, 64, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=16 N=4096 K=4096: predicted, not measured: 59% of the roof by the model (variant 27180)
-// from results/sm_80/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
-inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {128, 32, 64, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=64 N=4096 K=4096: predicted, not measured: 59% of the roof by the model (variant 27180)
-// from results/sm_80/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
-inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {128, 32, 64, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=256 N=4096 K=4096: predicted, not measured: 9% of the roof by the model (variant 20700)
-// from results/sm_80/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
-inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 64, 64, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=256 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 16% of the roof by the model (variant 30900)
-// from results/sm_80/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (126 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {128, 128, 32, 32, 64, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=1 N=4096 K=4096: predicted, not measured: 48% of the roof by the model (variant 27220)
-// from results/sm_90/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_90_M1_N4096_K4096{90, 1, 4096, 4096, {128, 32, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_90, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_90_M1_N4096_K4096{90, 1, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=16 N=4096 K=4096: predicted, not measured: 48% of the roof by the model (variant 27220)
-// from results/sm_90/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {128, 32, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_90, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=64 N=4096 K=4096: predicted, not measured: 48% of the roof by the model (variant 27220)
-// from results/sm_90/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {128, 32, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_90, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=256 N=4096 K=4096: predicted, not measured: 97% of the roof by the model (variant 12100)
-// from results/sm_90/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {32, 64, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
+// sm_90, M=256 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 16% of the roof by the model (variant 30900)
-// from results/sm_90/gemm_bf16.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (126 registers)
-inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {128, 128, 32, 32, 64, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1_N4096_K4096, sm_80_M16_N4096_K4096, sm_80_M64_N4096_K4096, sm_80_M256_N4096_K4096, sm_80_M4096_N4096_K4096, sm_90_M1_N4096_K4096, sm_90_M16_N4096_K4096, sm_90_M64_N4096_K4096, sm_90_M256_N4096_K4096, sm_90_M4096_N4096_K4096};
 inline constexpr int entry_count = 10;
@@ -462,15 +462,15 @@ struct Entry {
     Config config;
 };
 
-// sm_80, N=268435456: predicted, not measured: 100% of the roof by the model (variant 4680)
-// from results/sm_80/reduce.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (32 registers)
-inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 2, 4, 0, 0, 0, 128, 0, 0, 0, 0}};
+// sm_80, N=268435456: predicted, not measured: 100% of the roof by the model (variant 3960)
+// from results/sm_80/reduce.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (26 registers)
+inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 1, 16, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, N=268435456: predicted, not measured: 100% of the roof by the model (variant 5760)
-// from results/sm_90/reduce.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (40 registers)
-inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 4, 4, 0, 0, 0, 128, 0, 0, 0, 0}};
+// sm_90, N=268435456: predicted, not measured: 100% of the roof by the model (variant 3960)
+// from results/sm_90/reduce.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (28 registers)
+inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 1, 16, 0, 0, 0, 128, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_N268435456, sm_90_N268435456};
 inline constexpr int entry_count = 2;
@@ -573,12 +573,12 @@ struct Entry {
 };
 
 // sm_80, M=16384 N=16384: predicted, not measured: 100% of the roof by the model (variant 0)
-// from results/sm_80/transpose.json (2026-11-29, CUDA 13.0, nvrtc)
+// from results/sm_80/transpose.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (18 registers)
 inline constexpr Entry sm_80_M16384_N16384{80, 16384, 16384, {16, 1, 0, 0, 0, 0, 256, 0, 0, 0, 0}};
 
 // sm_90, M=16384 N=16384: predicted, not measured: 100% of the roof by the model (variant 0)
-// from results/sm_90/transpose.json (2026-11-29, CUDA 13.0, nvrtc)
+// from results/sm_90/transpose.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (20 registers)
 inline constexpr Entry sm_90_M16384_N16384{90, 16384, 16384, {16, 1, 0, 0, 0, 0, 256, 0, 0, 0, 0}};
 
@@ -681,15 +681,15 @@ struct Entry {
     Config config;
 };
 
-// sm_80, N=268435456: predicted, not measured: 100% of the roof by the model (variant 3600)
-// from results/sm_80/triad.json (2026-11-29, CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (32 registers)
-inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 2, 1, 0, 0, 0, 128, 0, 0, 0, 0}};
+// sm_80, N=268435456: predicted, not measured: 95% of the roof by the model (variant 4860)
+// from results/sm_80/triad.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (30 registers)
+inline constexpr Entry sm_80_N268435456{80, 268435456, {128, 4, 4, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, N=268435456: predicted, not measured: 100% of the roof by the model (variant 4650)
-// from results/sm_90/triad.json (2026-11-29, CUDA 13.0, nvrtc)
+// sm_90, N=268435456: predicted, not measured: 99% of the roof by the model (variant 5010)
+// from results/sm_90/triad.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (36 registers)
-inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 4, 1, 1024, 0, 0, 128, 1024, 0, 0, 0}};
+inline constexpr Entry sm_90_N268435456{90, 268435456, {128, 4, 4, 1024, 0, 0, 128, 1024, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_N268435456, sm_90_N268435456};
 inline constexpr int entry_count = 2;
