@@ -22,6 +22,7 @@ int compare_command(const Arguments& args);                                  // 
 int header_command(const Arguments& args);                                   // autotune header RESULTS... -o FILE
 int merge_command(const Arguments& args);                                    // autotune merge PARTS... -o FILE
 int import_command(const Arguments& args);                                   // autotune import kt-cache FILE -o RESULTS
+int export_command(const Arguments& args);                                   // autotune export t4 RESULTS -o FILE
 int replay_command(const Arguments& args);                                   // autotune replay RESULTS --strategy NAME
 int check_model_command(const Arguments& args);                              // autotune check-model SPEC --measured FILE
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)

@@ -37,7 +37,8 @@ Inspect:
                                                    compare two results, exit 1 on a regression
 
 Search offline:
-  autotune import kt-cache FILE -o RESULTS         a Kernel Tuner cache as a results file
+  autotune import kt-cache FILE -o RESULTS         a Kernel Tuner cache (or a T4 document) as a results file
+  autotune export t4 RESULTS -o FILE               a results file's measurements as T4
   autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--json]
                                                    replay a search strategy on recorded times
   autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--json]
@@ -83,6 +84,7 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "compare") return compare_command(rest);
     if (command == "header") return header_command(rest);
     if (command == "import") return import_command(rest);
+    if (command == "export") return export_command(rest);
     if (command == "replay") return replay_command(rest);
     if (command == "check-model") return check_model_command(rest);
     if (command == "merge") return merge_command(rest);

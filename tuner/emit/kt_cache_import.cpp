@@ -2,6 +2,7 @@
 
 #include "arch/arch_spec.hpp"
 #include "emit/results_json.hpp"
+#include "emit/t4_format.hpp"
 #include "strategy/replay.hpp"
 #include "measure/sample_statistics.hpp"
 #include "util/one_line.hpp"
@@ -236,7 +237,16 @@ KtCache kt_cache_entries(const json& cache, const std::string& path)
 json import_kt_cache(const std::filesystem::path& file)
 {
     const std::string path = file.string();
-    const json cache = read_json_file(file);
+    json cache = read_json_file(file);
+    if (is_t4(cache)) { // T4 carries what a cache does; its kernel is named by the file
+        std::string kernel = file.filename().string();
+        kernel = kernel.substr(0, kernel.find('.'));
+        try {
+            cache = kt_cache_of_t4(cache, kernel, path);
+        } catch (const std::invalid_argument& e) {
+            throw KtCacheError(one_line(e.what()));
+        }
+    }
     const KtCache read = kt_cache_entries(cache, path);
     const std::size_t combinations = read.combinations;
     json variants = json::array();

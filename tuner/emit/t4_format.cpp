@@ -1,0 +1,135 @@
+#include "emit/t4_format.hpp"
+
+#include "emit/problem_views.hpp"
+#include "strategy/replay.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <stdexcept>
+
+namespace autotune {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// autotune's statuses as T4's invalidity, and back as Kernel Tuner's failure strings.
+const char* invalidity_of(const std::string& status)
+{
+    if (status == "compile_error" || status == "compile_timeout" || status == "compile_out_of_memory")
+        return "compile";
+    if (status == "wrong_result")
+        return "correctness";
+    return "runtime"; // launch_error, fault, timeout
+}
+
+const char* kt_failure_of(const std::string& invalidity)
+{
+    if (invalidity == "compile")
+        return "CompilationFailedConfig";
+    if (invalidity == "constraints")
+        return "InvalidConfig";
+    return "RuntimeFailedConfig";
+}
+
+} // namespace
+
+json t4_document(const json& results, const std::string& path)
+{
+    json records = json::array();
+    for (const json& v : results.at("variants")) {
+        const std::string status = v.value("status", "");
+        const auto seconds = measured_time(v);
+        json record{{"configuration", v.at("params")}};
+        if (seconds) {
+            json runtimes = json::array();
+            if (const json& m = v.at("measurement"); m.contains("samples_seconds"))
+                for (const auto& s : m.at("samples_seconds"))
+                    runtimes.push_back(s.get<double>() * 1e3);
+            record["times"] = {{"runtimes", runtimes}};
+            record["invalidity"] = "correct";
+            record["correctness"] = 1;
+            record["measurements"] = json::array({{{"name", "time"}, {"value", *seconds * 1e3}, {"unit", "miliseconds"}}});
+        } else if (status == "ok" || status == "pruned" || status.empty()) {
+            continue; // never measured: nothing to record
+        } else {
+            record["times"] = json::object();
+            record["invalidity"] = invalidity_of(status);
+            record["correctness"] = 0;
+            // Kernel Tuner's names for the failures, which its readers know.
+            record["measurements"] = json::array(
+                {{{"name", "time"}, {"value", kt_failure_of(invalidity_of(status))}, {"unit", "miliseconds"}}});
+        }
+        record["objectives"] = json::array({"time"});
+        records.push_back(std::move(record));
+    }
+    const bool measured = std::any_of(records.begin(), records.end(),
+                                      [](const json& r) { return r.at("invalidity") == "correct"; });
+    if (!measured)
+        throw std::invalid_argument(fmt::format("{}: nothing in it was measured (compiled and predicted only); T4 "
+                                                "records measurements, not predictions",
+                                                path));
+    return json{{"schema_version", "1.0.0"}, {"metadata", {{"timeunit", "miliseconds"}}}, {"results", records}};
+}
+
+bool is_t4(const json& document)
+{
+    return document.is_object() && document.contains("results") && document.at("results").is_array() &&
+           document.contains("schema_version") && !document.contains("tune_params");
+}
+
+json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string& path)
+{
+    auto bad = [&](std::size_t i, const std::string& what) {
+        return std::invalid_argument(fmt::format("{}: results[{}] {}", path, i, what));
+    };
+    std::vector<std::string> keys;
+    std::map<std::string, std::vector<json>> values;
+    json cache = json::object();
+    const json& records = t4.at("results");
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const json& r = records[i];
+        if (!r.is_object() || !r.contains("configuration") || !r.at("configuration").is_object())
+            throw bad(i, "has no configuration");
+        const json& configuration = r.at("configuration");
+        if (keys.empty())
+            for (const auto& [name, value] : configuration.items())
+                keys.push_back(name);
+        std::string key;
+        json entry = configuration;
+        for (const auto& name : keys) {
+            if (!configuration.contains(name))
+                throw bad(i, "has no " + name);
+            const json& value = configuration.at(name);
+            auto& seen = values[name];
+            if (std::find(seen.begin(), seen.end(), value) == seen.end())
+                seen.push_back(value);
+            key += (key.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+        }
+        const json* time = nullptr;
+        for (const auto& m : r.value("measurements", json::array()))
+            if (m.value("name", "") == "time")
+                time = &m.at("value");
+        if (time == nullptr)
+            throw bad(i, "has no \"time\" measurement");
+        if (time->is_number()) {
+            entry["time"] = *time;
+            if (const json& t = r.value("times", json::object()); t.contains("runtimes"))
+                entry["times"] = t.at("runtimes");
+        } else {
+            entry["time"] = time->is_string() ? *time : json(kt_failure_of(r.value("invalidity", "")));
+        }
+        cache[key] = std::move(entry);
+    }
+    json tune_params = json::object();
+    for (const auto& name : keys) {
+        auto list = values[name];
+        std::sort(list.begin(), list.end());
+        tune_params[name] = list;
+    }
+    return json{{"kernel_name", kernel}, {"problem_size", nullptr}, {"tune_params_keys", keys},
+                {"tune_params", tune_params}, {"objective", "time"}, {"cache", cache}};
+}
+
+} // namespace autotune
