@@ -44,6 +44,15 @@ protected:
         return test::run_command(fmt::format("{} {}", test::autotune_binary().string(), arguments));
     }
     static std::filesystem::path results() { return dir_->path() / "tmp" / "results.json"; }
+    // A results file of another space: one variant, parameters no pnpoly point has.
+    static std::filesystem::path other_kernel()
+    {
+        const auto path = dir_->path() / "other.json";
+        if (!std::filesystem::exists(path))
+            std::ofstream(path) << R"({"kernel":"other","variants":[{"index":0,"params":{"Q":1},"status":"ok",
+                "registers":10,"measurement":{"time_seconds":{"median":0.001}}}]})";
+        return path;
+    }
     static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
     static test::TempDir* dir_;
@@ -154,6 +163,23 @@ TEST_F(ReplayImportCli, AFileOfSeveralProblemsReplaysTheOneNamed)
     EXPECT_EQ(a.at("best_index"), b.at("best_index")); // random: the same points, seed for seed
 }
 
+TEST_F(ReplayImportCli, AnotherGpusMeasurementsAsPriorAreJoinedAndLeadTheSearchToTheirOptimum)
+{
+    // The same space as its own prior: every point has a time, and the guided start
+    // measures the optimum first.
+    const std::string file = results().string();
+    const auto r = run("replay " + file + " --strategy forest --budget 5 --prior " + file + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_GT(out.at("prior_points").get<std::size_t>(), 3000u); // the variants that ran
+    EXPECT_LT(out.at("prior_points").get<std::size_t>(), out.at("points").get<std::size_t>());
+    EXPECT_DOUBLE_EQ(out.at("fraction_of_optimum").get<double>(), 1.0);
+    EXPECT_TRUE(out.at("static_points").is_null());
+    const auto text = run("replay " + file + " --strategy ils --budget 3 --prior " + file);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("prior times from " + file));
+}
+
 TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
 {
     const std::string file = results().string();
@@ -171,6 +197,12 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         {"import kt-cache " + file + " -o " + (dir_->path() / "x.json").string(), file},
         {"import kt-cache " + cache_file("pnpoly").string(), "-o RESULTS"},
         {"import csv " + cache_file("pnpoly").string() + " -o x.json", "unknown format 'csv'"},
+        {"replay " + file + " --strategy forest --budget 5 --prior " + missing, missing},
+        {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " + missing, "--prior"},
+        {"replay " + file + " --strategy forest --budget 5 --static " + missing, missing},
+        // the pnpoly space's own file holds times, but a compile-only file of another kernel matches nothing
+        {"replay " + file + " --strategy forest --budget 5 --static " + other_kernel().string(), other_kernel().string()},
+        {"replay " + file + " --strategy forest --budget 5 --prior " + other_kernel().string(), other_kernel().string()},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

@@ -48,7 +48,7 @@ TEST(SearchAndMeasure, OnlyCandidatesGetGpuTimeAndDuplicatesCarryTheirGroupsOutc
     Candidates s;
     VariantMeasurer measurer(s.spec, s.problem, s.settings());
     SearchSettings search; // exhaustive, no budget
-    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, {}, measurer, search);
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, {}, {}, measurer, search);
     EXPECT_EQ(out.candidates, 4u); // 0, 2, 4, 5
     EXPECT_EQ(out.evaluations, 4u);
     EXPECT_EQ(s.asked(), 4u);
@@ -65,7 +65,7 @@ TEST(SearchAndMeasure, TheBudgetHoldsAndTheModelStrategyFollowsThePrior)
     search.strategy = "model";
     search.budget.max_evaluations = 2;
     const std::vector<double> prior{0.1, 0.9, 0.2, 0.3, 0.8, 0.5}; // 1 is pruned: 4 then 5 come first
-    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, measurer, search);
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, {}, measurer, search);
     EXPECT_EQ(out.evaluations, 2u);
     EXPECT_EQ(s.asked(), 2u);
     EXPECT_TRUE(out.measurements[4].has_value());
@@ -81,9 +81,48 @@ TEST(SearchAndMeasure, APercentageIsOfTheCandidatesNotOfTheWholeSpace)
     search.strategy = "model";
     search.budget = parse_budget("50%");
     const std::vector<double> prior{0.1, 0.9, 0.2, 0.3, 0.8, 0.5};
-    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, measurer, search);
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, prior, {}, measurer, search);
     EXPECT_EQ(out.evaluations, 2u); // half of 4, not of 6
     EXPECT_EQ(s.asked(), 2u);
+}
+
+TEST(SearchAndMeasure, AnotherGpusTimesOrderTheFirstMeasurementsAndTheFactsReachTheSpace)
+{
+    Candidates s; // parameter P = 0..5; candidates 0, 2, 4, 5
+    VariantMeasurer measurer(s.spec, s.problem, s.settings());
+    SearchSettings search;
+    search.strategy = "model"; // no predicted fractions: the guess orders
+    search.budget.max_evaluations = 2;
+    nlohmann::ordered_json view = {{"variants", nlohmann::ordered_json::array()}};
+    for (int p : {0, 2, 4, 5}) { // the other GPU: P = 2 fastest, then 0
+        const double t = p == 2 ? 1e-3 : p == 0 ? 2e-3 : 5e-3;
+        view["variants"].push_back({{"params", {{"P", p}}},
+                                    {"status", "ok"},
+                                    {"measurement", {{"time_seconds", {{"median", t}}}}}});
+    }
+    search.prior = PriorResults{view, "other-gpu.json"};
+    const SearchOutcome out = search_and_measure(s.variants, s.compiled, s.predictions, s.pruning, {}, {}, measurer, search);
+    EXPECT_TRUE(out.measurements[2].has_value());
+    EXPECT_TRUE(out.measurements[0].has_value());
+    EXPECT_FALSE(out.measurements[4].has_value());
+
+    std::vector<CompiledFacts> facts(6);
+    for (std::size_t i = 0; i < 6; ++i)
+        facts[i].predicted_seconds = 10.0 - static_cast<double>(i);
+    const SearchSpace space = search_space_of(s.variants, {0, 2, 4, 5}, {}, facts, search.prior);
+    ASSERT_EQ(space.facts.size(), 6u); // five compiled facts and the prior's times
+    EXPECT_EQ(space.facts[4].name, "predicted_seconds");
+    EXPECT_THAT(space.facts[4].values, ::testing::ElementsAre(10.0, 8.0, 6.0, 5.0));
+    EXPECT_EQ(space.facts[5].name, "prior_seconds");
+    EXPECT_THAT(space.guess, ::testing::ElementsAre(2e-3, 1e-3, 5e-3, 5e-3)); // measured times win over predictions
+
+    nlohmann::ordered_json unrelated = {{"variants", {{{"params", {{"Q", 1}}}, {"status", "ok"}}}}};
+    try {
+        (void)search_space_of(s.variants, {0, 2}, {}, {}, PriorResults{unrelated, "unrelated.json"});
+        FAIL() << "a prior that matches nothing was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), ::testing::HasSubstr("unrelated.json"));
+    }
 }
 
 TEST(ParseBudget, EvaluationsSharesOrDurations)

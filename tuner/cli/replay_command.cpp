@@ -1,8 +1,10 @@
-// autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] [--trace]:
+// autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--static COMPILED]
+//     [--prior OTHER] [--json] [--trace]:
 // runs a search strategy on a recorded space — the variants of one problem of a results
 // file, ours or an imported Kernel Tuner cache — answering each evaluation with the
 // recorded objective (Kernel Tuner's time for an imported cache, else the median), and reports how close to the problem's fastest variant the search came
-// within the budget.
+// within the budget. --static (a compile-only run of the space) and --prior (the space
+// measured on another GPU) give the strategy what a tuning run knows before measuring.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
@@ -10,6 +12,7 @@
 #include "emit/results_reader.hpp"
 #include "spec/problem.hpp"
 #include "strategy/replay.hpp"
+#include "strategy/space_knowledge.hpp"
 #include "util/one_line.hpp"
 
 #include <algorithm>
@@ -77,11 +80,11 @@ std::string names_text()
 
 int replay_command(const Arguments& args)
 {
-    std::string results_path, strategy, budget_text, problem;
+    std::string results_path, strategy, budget_text, problem, static_path, prior_path;
     std::uint64_t seed = 1;
     bool as_json = false, trace = false, median = false;
-    CommandLine line("usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--json] "
-                     "[--trace]\n\n"
+    CommandLine line("usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--static COMPILED] "
+                     "[--prior OTHER] [--json] [--trace]\n\n"
                      "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
                      "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
                      "recorded objective: Kernel Tuner's `time` (the mean of its samples) for an imported cache,\n"
@@ -96,7 +99,9 @@ int replay_command(const Arguments& args)
         ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
         ("json", po::bool_switch(&as_json), "print JSON")
         ("trace", po::bool_switch(&trace), "also list every evaluation in order")
-        ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)");
+        ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)")
+        ("static", po::value(&static_path), "COMPILED: a compile-only results file of the same space; its registers, spills, shared memory, occupancy and predicted times are the strategy's features, the predicted time its first guess")
+        ("prior", po::value(&prior_path), "OTHER: the same space measured on another GPU (a results file or imported cache); its times are a feature and the first guess");
     line.positional("results", po::value(&results_path));
     if (!line.parse(args))
         return exit_ok;
@@ -112,11 +117,18 @@ int replay_command(const Arguments& args)
 
     ReplaySpace space;
     json view;
-    std::size_t evaluations = 0;
+    std::size_t evaluations = 0, static_points = 0, prior_points = 0;
     try {
         view = chosen_problem(read_results_file(results_path), problem, results_path);
         space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
+        if (!static_path.empty())
+            static_points = add_static_facts(space.space, space.params,
+                                             chosen_problem(read_results_file(static_path), problem, static_path), static_path);
+        if (!prior_path.empty())
+            prior_points = add_prior_times(space.space, space.params,
+                                           chosen_problem(read_results_file(prior_path), problem, prior_path), prior_path,
+                                           median ? MeasuredFigure::median : MeasuredFigure::objective);
     } catch (const std::invalid_argument& e) {
         throw UsageError(one_line(e.what()));
     } catch (const ProblemError& e) {
@@ -140,7 +152,9 @@ int replay_command(const Arguments& args)
                  {"best_index", best_index},
                  {"best_params", o.best ? space.params[*o.best] : json(nullptr)},
                  {"optimum_time", space.optimum},
-                 {"fraction_of_optimum", o.fraction_of_optimum}};
+                 {"fraction_of_optimum", o.fraction_of_optimum},
+                 {"static_points", static_path.empty() ? json(nullptr) : json(static_points)},
+                 {"prior_points", prior_path.empty() ? json(nullptr) : json(prior_points)}};
         if (trace) {
             json steps = json::array();
             for (std::size_t i = 0; i < o.trace.evaluated.size(); ++i)
@@ -161,6 +175,10 @@ int replay_command(const Arguments& args)
     std::cout << fmt::format("{} on {}{} ({} points): {} evaluations of a budget of {}, {} failed\n", strategy, results_path,
                              problem.empty() ? "" : ", problem " + problem_text(view), space.space.points.size(),
                              o.evaluations, evaluations, o.failed);
+    if (!static_path.empty())
+        std::cout << fmt::format("static facts from {} for {} of {} points\n", static_path, static_points, space.space.points.size());
+    if (!prior_path.empty())
+        std::cout << fmt::format("prior times from {} for {} of {} points\n", prior_path, prior_points, space.space.points.size());
     if (o.best)
         std::cout << fmt::format("best found: #{} {} at {:.6g} s; the optimum {:.6g} s; fraction_of_optimum {:.4f}\n",
                                  space.indices[*o.best], params_text(space.params[*o.best]), *o.best_time,

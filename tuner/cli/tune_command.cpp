@@ -10,6 +10,8 @@
 #include "cli/progress_line.hpp"
 #include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
+#include "emit/problem_views.hpp"
+#include "emit/results_reader.hpp"
 #include "emit/results_json.hpp"
 #include "emit/run_facts.hpp"
 #include "measure/gpu_devices.hpp"
@@ -20,6 +22,7 @@
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
 #include "tune/tune_problem.hpp"
+#include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 #include "util/scratch_dir.hpp"
 
@@ -53,6 +56,7 @@ struct TuneOptions {
     std::string shard;    // "I/N"
     bool launch_bounds = false;
     std::string cache;
+    std::string prior; // another GPU's results of the same kernel
     std::string out = "results";
     unsigned jobs = 0;
     bool compile_only = false;
@@ -78,6 +82,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("seed", po::value(&o.seed)->default_value(1), "seed of the strategy and of the input data")
         ("shard", po::value(&o.shard), "I/N: tune the I-th of N deterministic parts of the space (merge them with autotune merge)")
         ("launch-bounds", po::bool_switch(&o.launch_bounds), "sweep the register policy (launch bounds, register caps) around the 3 best and report the register/time frontier")
+        ("prior", po::value(&o.prior), "RESULTS: the same kernel measured on another GPU; the search starts from its fastest variants and learns from its times")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
@@ -99,6 +104,23 @@ std::vector<std::string> split_flags(const std::string& text)
     for (std::string word; words >> word;)
         flags.push_back(word);
     return flags;
+}
+
+// The view of `document` for `problem`: the one with the same problem values, else the
+// only one; a prior for another problem still ranks the variants much as this one does.
+PriorResults prior_for(const nlohmann::ordered_json& document, const Problem& problem, const std::string& path)
+{
+    const std::vector<nlohmann::ordered_json> views = problem_views(document);
+    for (const auto& view : views) {
+        const auto& recorded = view.value("problem", nlohmann::ordered_json::object());
+        if (std::all_of(problem.values.begin(), problem.values.end(), [&](const auto& v) {
+                return recorded.contains(v.first) && recorded.at(v.first) == v.second;
+            }))
+            return {view, path};
+    }
+    if (views.size() == 1)
+        return {views.front(), path};
+    throw UsageError(fmt::format("--prior {}: holds {} problems and none is {}", path, views.size(), problem.to_string()));
 }
 
 SpaceSelection parse_space(const std::string& text)
@@ -259,6 +281,17 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw UsageError(e.what());
     }
     setup.search.seed = o.seed;
+    // Read now: a prior that cannot be read stops the run before anything is compiled.
+    std::optional<nlohmann::ordered_json> prior_document;
+    if (!o.prior.empty()) {
+        try {
+            prior_document = read_results_file(o.prior);
+        } catch (const std::exception& e) {
+            throw UsageError(fmt::format("--prior: {}", one_line(e.what())));
+        }
+        for (const auto& problem : problems)
+            (void)prior_for(*prior_document, problem, o.prior);
+    }
     setup.shard = parse_shard(o.shard);
     if (!o.variants.empty())
         setup.only_variants = parse_variant_list(o.variants);
@@ -299,6 +332,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     std::vector<TuningRun> runs;
     const std::string created = utc_time();
     for (const auto& problem : problems) {
+        if (prior_document)
+            setup.search.prior = prior_for(*prior_document, problem, o.prior);
         runs.push_back(tune_problem(setup, problem));
         runs.back().created = created;
     }

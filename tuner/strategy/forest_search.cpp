@@ -13,6 +13,9 @@
 //   neighbours, the one the tree predicts fastest. One changed value from the best is the
 //   likeliest improvement, and a tree ranks such points poorly when the changed value was
 //   never measured together with the others.
+// What is known before measuring (the space's facts: compiled facts, another GPU's times)
+// are features of the tree beside the parameters; the space's guess orders half of the
+// initial design, and the tree then models the measured time relative to the guess.
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/regression_forest.hpp"
@@ -41,6 +44,18 @@ void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource&
     std::vector<std::vector<bool>> seen(geometry.parameters());
     for (std::size_t k = 0; k < geometry.parameters(); ++k)
         seen[k].assign(geometry.list_size(k), false);
+    // Half of it, where the space has a guessed time (another GPU's measurement, the
+    // model's prediction), is the points guessed fastest: a good guess is found at once, a
+    // bad one costs half the design and the tree learns from the guess as a feature anyway.
+    const std::size_t guided = run.space().guess.empty() ? 0 : (initial + 1) / 2;
+    while (!run.exhausted() && run.trace().evaluated.size() < guided) {
+        const auto q = run.best_guess_unevaluated();
+        if (!q)
+            break;
+        for (std::size_t k = 0; k < geometry.parameters(); ++k)
+            seen[k][geometry.positions(*q)[k]] = true;
+        run.evaluate(*q);
+    }
     constexpr std::size_t candidates_per_pick = 32;
     while (!run.exhausted() && run.trace().evaluated.size() < initial) {
         std::optional<std::size_t> pick;
@@ -104,13 +119,17 @@ std::optional<std::size_t> incumbent(const SearchTrace& trace)
 
 // The members of `points` with the lowest prediction (within rounding).
 std::vector<std::size_t> lowest_predicted(const RegressionForest& tree, const PointFeatures& features,
-                                          const std::vector<std::size_t>& points)
+                                          const std::vector<std::size_t>& points, const std::vector<double>& offset)
 {
     const auto predictions = tree.predict(features, points);
     double lowest = std::numeric_limits<double>::infinity();
     std::vector<std::size_t> tied;
     for (std::size_t i = 0; i < points.size(); ++i) {
-        const double v = predictions[i].mean;
+        const double v = offset.empty() ? predictions[i].mean
+                         : std::isnan(offset[points[i]]) ? std::numeric_limits<double>::infinity()
+                                                         : predictions[i].mean + offset[points[i]];
+        if (std::isinf(v))
+            continue;
         if (v < lowest - 1e-12) {
             lowest = v;
             tied.clear();
@@ -133,6 +152,14 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     settings.min_leaf = 1;
     settings.feature_fraction = 0.5;
     settings.bootstrap = true;
+    // With a guessed time the tree learns the correction to it (log measured − log guessed):
+    // another GPU's times or the model's are right about most of the space and wrong by
+    // factors that depend on a few parameters, which a tree finds from few measurements.
+    // A point without a guess (it failed elsewhere) is left to the explore move.
+    std::vector<double> offset;
+    if (!run.space().guess.empty())
+        for (const double g : run.space().guess)
+            offset.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
     for (std::size_t step = 1; !run.exhausted(); ++step) {
         if (step % explore_every == 0) {
             std::vector<std::size_t> candidates;
@@ -150,9 +177,9 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
         std::vector<std::size_t> points;
         std::vector<double> targets;
         for (std::size_t i = 0; i < trace.evaluated.size(); ++i)
-            if (trace.times[i]) {
+            if (trace.times[i] && (offset.empty() || !std::isnan(offset[trace.evaluated[i]]))) {
                 points.push_back(trace.evaluated[i]);
-                targets.push_back(log_time(*trace.times[i]));
+                targets.push_back(log_time(*trace.times[i]) - (offset.empty() ? 0.0 : offset[trace.evaluated[i]]));
             }
         if (points.empty()) { // nothing has a time yet: keep sampling
             const auto q = run.random_unevaluated(random);
@@ -169,8 +196,8 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
             for (const std::size_t q : geometry.hamming(*incumbent(trace)))
                 if (!run.evaluated(q))
                     near.push_back(q);
-            if (!near.empty()) {
-                run.evaluate(lowest_predicted(tree, features, near).front());
+            if (const auto best = lowest_predicted(tree, features, near, offset); !best.empty()) {
+                run.evaluate(best.front());
                 continue;
             }
         }
@@ -185,7 +212,12 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
         // each step: the tree's prediction of every point each step would cost more than
         // the measurements it saves. The replayed spaces (up to 18k) are searched whole.
         open = sample(std::move(open), model_candidates, random);
-        run.evaluate(farthest(run, geometry, sample(lowest_predicted(tree, features, open), tie_candidates, random)));
+        const auto lowest = lowest_predicted(tree, features, open, offset);
+        if (lowest.empty()) { // nothing the model can rank is left
+            run.evaluate(open[random.below(open.size())]);
+            continue;
+        }
+        run.evaluate(farthest(run, geometry, sample(lowest, tie_candidates, random)));
     }
 }
 

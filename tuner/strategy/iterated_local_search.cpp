@@ -1,4 +1,5 @@
-// "ils": greedy iterated local search. From a random point, move to the first neighbour
+// "ils": greedy iterated local search. From the point guessed fastest (the space's guess:
+// another GPU's time or the model's), else a random one, move to the first neighbour
 // (one parameter one step along its value list, or any value of a short list; tried in
 // random order) that is faster; at a local optimum, perturb the best point found so far
 // in a few parameters to a valid unevaluated point and climb again. Neighbours measured
@@ -24,7 +25,7 @@ void iterated_local_search(SearchRun& run, const SpaceGeometry& geometry, Random
 {
     if (run.exhausted())
         return;
-    std::size_t current = *run.random_unevaluated(random);
+    std::size_t current = run.best_guess_unevaluated().value_or(*run.random_unevaluated(random));
     run.evaluate(current);
     while (!run.exhausted()) {
         // Climb: first improvement among the neighbours, in random order.

@@ -1,9 +1,12 @@
 // "model": the points by the prior (the model's predicted fraction of the roof), best
-// first, ties by index; the space's own order when there is no prior. Spends the budget
+// first, ties by index; without a prior by the guessed time, fastest first (unguessed
+// last); the space's own order when there is neither. Spends the budget
 // where the model expects the winner, and measures how good the model's ranking is.
 #include "strategy/strategies.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace autotune {
@@ -17,6 +20,11 @@ void model_search(SearchRun& run, const SpaceGeometry&, RandomSource&)
         // A NaN prior ranks last.
         const auto score = [&](std::size_t p) { return prior[p] == prior[p] ? prior[p] : -std::numeric_limits<double>::infinity(); };
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score(a) > score(b); });
+    }
+    else if (!run.space().guess.empty()) {
+        const auto& guess = run.space().guess;
+        const auto key = [&](std::size_t p) { return std::isnan(guess[p]) ? std::numeric_limits<double>::infinity() : guess[p]; };
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
     }
     for (std::size_t i = 0; i < order.size() && !run.exhausted(); ++i)
         run.evaluate(order[i]);

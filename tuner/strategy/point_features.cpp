@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace autotune {
 
@@ -35,6 +36,16 @@ PointFeatures::PointFeatures(const SearchSpace& space, bool pairwise) : points_(
                 columns.push_back(std::move(difference));
             }
 
+    // The facts known before measuring (compiled facts, another GPU's time) as they are: a
+    // tree splits on order alone. Unknown (NaN) sorts after every known value.
+    for (const auto& fact : space.facts) {
+        std::vector<double> column(points_);
+        for (std::size_t p = 0; p < points_; ++p)
+            column[p] = std::isnan(fact.values[p]) ? std::numeric_limits<double>::infinity() : fact.values[p];
+        if (std::any_of(column.begin(), column.end(), [&](double v) { return v != column.front(); }))
+            columns.push_back(std::move(column));
+    }
+
     // Bin each column: its distinct values in order, or 255 quantile edges.
     features_ = columns.size();
     binned_.assign(points_ * features_, 0);
@@ -46,7 +57,7 @@ PointFeatures::PointFeatures(const SearchSpace& space, bool pairwise) : points_(
         std::sort(distinct.begin(), distinct.end());
         // Values within rounding of each other are one value (log2 sums of the same terms).
         distinct.erase(std::unique(distinct.begin(), distinct.end(),
-                                   [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a)); }),
+                                   [](double a, double b) { return a == b || std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a)); }),
                        distinct.end());
         std::vector<double> edges; // upper edge of each bin but the last
         if (distinct.size() <= 255) {

@@ -3,7 +3,8 @@
 // block sizes and vector widths act multiplicatively), else the value itself; and for
 // each pair of varying parameters the sum and the difference of those — in log terms the
 // product and the ratio (work per thread = tile / threads, threads = x · y), which a tree
-// cannot form from the parameters one at a time.
+// cannot form from the parameters one at a time. Then each of the space's facts that varies
+// (registers, occupancy, the predicted time, another GPU's time), unknown values last.
 #pragma once
 
 #include "strategy/search_space.hpp"

@@ -48,6 +48,14 @@ SearchTrace run_strategy(const std::string& name, const SearchSpace& space, cons
     if (!space.prior.empty() && space.prior.size() != space.points.size())
         throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.prior.size()) +
                                     " prior scores for " + std::to_string(space.points.size()) + " points");
+    for (const auto& fact : space.facts)
+        if (fact.values.size() != space.points.size())
+            throw std::invalid_argument("strategy '" + name + "': fact '" + fact.name + "' has " +
+                                        std::to_string(fact.values.size()) + " values for " +
+                                        std::to_string(space.points.size()) + " points");
+    if (!space.guess.empty() && space.guess.size() != space.points.size())
+        throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.guess.size()) +
+                                    " guessed times for " + std::to_string(space.points.size()) + " points");
     if (!evaluate)
         throw std::invalid_argument("strategy '" + name + "': no evaluation function");
     const SpaceGeometry geometry(space);

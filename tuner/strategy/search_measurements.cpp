@@ -8,7 +8,8 @@
 namespace autotune {
 
 SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
-                            const std::vector<double>& prior)
+                            const std::vector<double>& prior, const std::vector<CompiledFacts>& facts,
+                            const std::optional<PriorResults>& prior_results)
 {
     SearchSpace space;
     if (candidates.empty())
@@ -28,13 +29,29 @@ SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vec
     }
     for (const auto& v : values)
         space.parameter_values.emplace_back(v.begin(), v.end());
+    if (!facts.empty()) {
+        std::vector<CompiledFacts> of_candidates;
+        for (const std::size_t i : candidates)
+            of_candidates.push_back(facts.at(i));
+        add_compiled_facts(space, of_candidates);
+    }
+    if (prior_results) {
+        std::vector<nlohmann::ordered_json> params;
+        for (const std::size_t i : candidates) {
+            nlohmann::ordered_json p = nlohmann::ordered_json::object();
+            for (const auto& [name, value] : variants[i].parameters)
+                p[name] = value;
+            params.push_back(std::move(p));
+        }
+        (void)add_prior_times(space, params, prior_results->view, prior_results->source);
+    }
     return space;
 }
 
 SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
                                  const std::vector<PredictionOutcome>& predictions, const PruneReport& pruning,
-                                 const std::vector<double>& prior, VariantMeasurer& measurer,
-                                 const SearchSettings& settings)
+                                 const std::vector<double>& prior, const std::vector<CompiledFacts>& facts,
+                                 VariantMeasurer& measurer, const SearchSettings& settings)
 {
     SearchOutcome out;
     out.measurements.resize(variants.size());
@@ -47,7 +64,7 @@ SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std
     if (candidates.empty())
         return out;
 
-    const SearchSpace space = search_space_of(variants, candidates, prior);
+    const SearchSpace space = search_space_of(variants, candidates, prior, facts, settings.prior);
     const std::size_t most = settings.budget.evaluations_for(candidates.size());
     const Evaluate evaluate = [&](std::size_t point) -> std::optional<double> {
         const std::size_t i = candidates[point];

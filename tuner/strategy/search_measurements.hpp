@@ -8,6 +8,7 @@
 #include "predict/variant_prediction.hpp"
 #include "strategy/prune_variants.hpp"
 #include "strategy/search_space.hpp"
+#include "strategy/space_knowledge.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,10 +18,17 @@
 
 namespace autotune {
 
+// Another GPU's measurements of the same space (--prior): a results view of one problem.
+struct PriorResults {
+    nlohmann::ordered_json view;
+    std::string source; // the file, for messages
+};
+
 struct SearchSettings {
     std::string strategy = "exhaustive";
     Budget budget;
     std::uint64_t seed = 1;
+    std::optional<PriorResults> prior; // its times are a feature and the first guess
     std::function<void(std::size_t, std::size_t)> progress; // (evaluations so far, most the budget allows)
 };
 
@@ -31,15 +39,21 @@ struct SearchOutcome {
 };
 
 // `prior[i]` is the model's score of variants[i] (higher is better): the model strategy's
-// order. Throws std::invalid_argument for an unknown strategy.
+// order; `facts[i]` what the compiler and the model say of it (empty: nothing), which the
+// strategies see as features, with the predicted time as the guess unless settings.prior
+// gives measured times. Throws std::invalid_argument for an unknown strategy, or a prior
+// that matches no candidate (naming its file).
 [[nodiscard]] SearchOutcome search_and_measure(const std::vector<Variant>& variants,
                                                const std::vector<CompiledVariant>& compiled,
                                                const std::vector<PredictionOutcome>& predictions,
                                                const PruneReport& pruning, const std::vector<double>& prior,
-                                               VariantMeasurer& measurer, const SearchSettings& settings);
+                                               const std::vector<CompiledFacts>& facts, VariantMeasurer& measurer,
+                                               const SearchSettings& settings);
 
-// The search space of the candidates: their parameter values (in the spec's order) and prior.
+// The search space of the candidates: their parameter values (in the spec's order), prior,
+// compiled facts (when given: one per variant) and the prior results' times.
 [[nodiscard]] SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
-                                          const std::vector<double>& prior);
+                                          const std::vector<double>& prior, const std::vector<CompiledFacts>& facts = {},
+                                          const std::optional<PriorResults>& prior_results = std::nullopt);
 
 } // namespace autotune

@@ -1,6 +1,7 @@
 #include "strategy/search_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,15 @@ std::size_t SearchRun::evaluations_left() const
     const std::size_t used = trace_.evaluated.size();
     const std::size_t by_budget = budget_.max_evaluations > used ? budget_.max_evaluations - used : 0;
     return std::min(by_budget, state_.size() - used);
+}
+
+std::optional<std::size_t> SearchRun::best_guess_unevaluated() const
+{
+    std::optional<std::size_t> best;
+    for (std::size_t p = 0; p < space_.guess.size(); ++p)
+        if (state_[p] == State::unseen && !std::isnan(space_.guess[p]) && (!best || space_.guess[p] < space_.guess[*best]))
+            best = p;
+    return best;
 }
 
 std::optional<double> SearchRun::time_of(std::size_t point) const

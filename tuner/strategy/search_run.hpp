@@ -37,6 +37,10 @@ public:
     // start); nullopt when every point has been evaluated.
     [[nodiscard]] std::optional<std::size_t> random_unevaluated(RandomSource& random) const;
 
+    // The unevaluated point with the lowest guessed time (the space's guess; ties by
+    // index); nullopt when the space has no guess or no unevaluated point has one.
+    [[nodiscard]] std::optional<std::size_t> best_guess_unevaluated() const;
+
     [[nodiscard]] const SearchTrace& trace() const { return trace_; }
     [[nodiscard]] std::optional<double> best_time() const { return best_time_; }
     SearchTrace finish() { return std::move(trace_); }

@@ -1,4 +1,5 @@
-// "annealing": simulated annealing over the valid points. Each step proposes a random
+// "annealing": simulated annealing over the valid points, from the point guessed fastest
+// (the space's guess) or a random one. Each step proposes a random
 // unevaluated neighbour of the current point (one parameter, one step; any value in one
 // parameter when those are all measured; a few parameters perturbed when even those are)
 // and accepts it when faster, or when slower with probability exp(-Δ/T), Δ the difference
@@ -37,7 +38,7 @@ void simulated_annealing(SearchRun& run, const SpaceGeometry& geometry, RandomSo
     if (run.exhausted())
         return;
     const std::size_t steps = std::max<std::size_t>(run.evaluations_left(), 2);
-    std::size_t current = *run.random_unevaluated(random);
+    std::size_t current = run.best_guess_unevaluated().value_or(*run.random_unevaluated(random));
     std::optional<double> current_time = run.evaluate(current);
     for (std::size_t step = 1; !run.exhausted(); ++step) {
         auto next = random_of(geometry.adjacent(current), run, random);

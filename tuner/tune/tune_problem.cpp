@@ -205,6 +205,25 @@ ConsumerBuildOutcome measure_as_nvcc_builds(const TuneSetup& setup, const Proble
                                    consumer_builds_checked, rebuild, measurer);
 }
 
+// What the compiler and the model say of each variant, for the search.
+std::vector<CompiledFacts> compiled_facts_of_run(const TuningRun& run, const ProblemRanking& predicted)
+{
+    std::vector<CompiledFacts> facts(run.variants.size());
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+        const CompiledVariant& c = run.compiled[i];
+        if (c.status != CompileStatus::ok)
+            continue;
+        facts[i].registers = c.resources.registers;
+        facts[i].spilled_bytes = static_cast<double>(c.resources.spill_stores + c.resources.spill_loads);
+        facts[i].shared_bytes = static_cast<double>(c.resources.shared_static);
+        if (run.predictions[i].prediction)
+            facts[i].occupancy = run.predictions[i].prediction->occupancy.fraction;
+        if (const auto& t = predicted.variants[i].predicted_time)
+            facts[i].predicted_seconds = t->seconds;
+    }
+    return facts;
+}
+
 // The run's record and the stages every command runs: compile, predict, prune.
 TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
 {
@@ -273,10 +292,11 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         std::vector<double> prior;
         for (const auto& r : predicted.variants)
             prior.push_back(r.predicted_fraction);
+        const std::vector<CompiledFacts> facts = compiled_facts_of_run(run, predicted);
         if (setup.progress.phase)
             setup.progress.phase(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
                                              setup.search.strategy, problem.to_string()));
-        run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, prior, *measurer,
+        run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, prior, facts, *measurer,
                                         setup.search);
         run.measurements = run.search->measurements;
         if (setup.progress.phase_done)

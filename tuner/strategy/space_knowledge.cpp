@@ -1,0 +1,147 @@
+#include "strategy/space_knowledge.hpp"
+
+#include "strategy/point_features.hpp"
+#include "strategy/regression_forest.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace autotune {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double number_at(const json& object, const char* key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number() ? it->get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// The variants of a document: a results file's "variants" (every problem's, for a file of several).
+const json& variants_of(const json& document, const std::string& source)
+{
+    if (!document.is_object() || !document.contains("variants") || !document.at("variants").is_array())
+        throw std::invalid_argument("'" + source + "' has no \"variants\" list");
+    return document.at("variants");
+}
+
+// For each point (by its parameters), the first record of `variants` with the same values.
+std::vector<const json*> join(const std::vector<json>& point_params, const std::vector<std::string>& names,
+                              const json& variants)
+{
+    std::unordered_map<std::string, const json*> by_key;
+    for (const json& v : variants)
+        if (v.is_object() && v.contains("params") && v.at("params").is_object())
+            by_key.emplace(parameter_key(v.at("params"), names), &v);
+    std::vector<const json*> matched;
+    for (const json& params : point_params) {
+        const auto it = by_key.find(parameter_key(params, names));
+        matched.push_back(it == by_key.end() ? nullptr : it->second);
+    }
+    return matched;
+}
+
+} // namespace
+
+std::string parameter_key(const json& params, const std::vector<std::string>& names)
+{
+    std::string key;
+    for (const auto& name : names) {
+        const auto it = params.find(name);
+        if (it == params.end())
+            return {}; // never matches a complete record's key
+        const auto integral = integral_value(*it);
+        key += name + "=" + (integral ? std::to_string(*integral) : it->dump()) + ";";
+    }
+    return key;
+}
+
+CompiledFacts compiled_facts_of(const json& variant)
+{
+    CompiledFacts f;
+    if (!variant.is_object() || variant.value("status", "") == "compile_error")
+        return f;
+    f.registers = number_at(variant, "registers");
+    f.spilled_bytes = number_at(variant, "spill_stores") + number_at(variant, "spill_loads");
+    f.shared_bytes = number_at(variant, "shared_static");
+    if (const auto o = variant.find("occupancy"); o != variant.end() && o->is_object())
+        f.occupancy = number_at(*o, "fraction");
+    if (const auto t = variant.find("predicted_time"); t != variant.end() && t->is_object())
+        f.predicted_seconds = number_at(*t, "seconds");
+    return f;
+}
+
+void add_compiled_facts(SearchSpace& space, const std::vector<CompiledFacts>& facts)
+{
+    const auto column = [&](const char* name, double CompiledFacts::*member) {
+        FactColumn c{name, {}};
+        for (const auto& f : facts)
+            c.values.push_back(f.*member);
+        space.facts.push_back(std::move(c));
+    };
+    column("registers", &CompiledFacts::registers);
+    column("spilled_bytes", &CompiledFacts::spilled_bytes);
+    column("shared_bytes", &CompiledFacts::shared_bytes);
+    column("occupancy", &CompiledFacts::occupancy);
+    column("predicted_seconds", &CompiledFacts::predicted_seconds);
+    if (space.guess.empty())
+        space.guess = space.facts.back().values;
+}
+
+std::size_t add_static_facts(SearchSpace& space, const std::vector<json>& point_params, const json& compiled,
+                             const std::string& source)
+{
+    const auto matched = join(point_params, space.parameter_names, variants_of(compiled, source));
+    std::vector<CompiledFacts> facts;
+    std::size_t found = 0;
+    for (const json* v : matched) {
+        facts.push_back(v ? compiled_facts_of(*v) : CompiledFacts{});
+        found += v ? 1 : 0;
+    }
+    if (found == 0)
+        throw std::invalid_argument("'" + source + "' has no variant with the parameters of a point of the space");
+    add_compiled_facts(space, facts);
+    return found;
+}
+
+std::size_t add_prior_times(SearchSpace& space, const std::vector<json>& point_params, const json& measured,
+                            const std::string& source, MeasuredFigure figure)
+{
+    const auto matched = join(point_params, space.parameter_names, variants_of(measured, source));
+    const double unknown = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> times;
+    std::vector<std::size_t> known, missing;
+    for (std::size_t p = 0; p < matched.size(); ++p) {
+        const auto t = matched[p] ? measured_time(*matched[p], figure) : std::nullopt;
+        times.push_back(t ? *t : unknown); // failed there: likely to fail here, and no guess
+        if (t)
+            known.push_back(p);
+        else if (!matched[p])
+            missing.push_back(p);
+    }
+    if (known.empty())
+        throw std::invalid_argument("'" + source + "' has no measured time for any point of the space");
+    // The other GPU may have run only a sample of the space: its times, as a forest over the
+    // parameters learns them, stand in for the points it did not run.
+    if (!missing.empty() && known.size() >= 2) {
+        const PointFeatures features(space, true);
+        std::vector<double> targets;
+        for (const std::size_t p : known)
+            targets.push_back(std::log(times[p]));
+        ForestSettings settings;
+        settings.trees = 8;
+        settings.min_leaf = 2;
+        RandomSource random(1);
+        RegressionForest forest;
+        forest.fit(features, known, targets, settings, random);
+        const auto predicted = forest.predict(features, missing);
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            times[missing[i]] = std::exp(predicted[i].mean);
+    }
+    space.guess = times;
+    space.facts.push_back({"prior_seconds", std::move(times)});
+    return known.size();
+}
+
+} // namespace autotune
