@@ -209,3 +209,36 @@ TEST(BrokenTemplate, OnlyItsFailingVariantsAreCompileErrors)
 }
 
 } // namespace
+
+TEST(CompilerOutput, BinaryBytesAndPtxasFailuresBecomeReadableText)
+{
+    // Source with bytes that are not UTF-8 (as from a binary file passed as a template),
+    // and a kernel ptxas refuses (more static shared memory than sm_86 has): the log and
+    // the error are valid UTF-8 without NUL, so JSON and the worker protocol take them.
+    const auto readable = [](const CompileOutput& out) {
+        for (const std::string* text : {&out.log, &out.error}) {
+            EXPECT_EQ(text->find('\0'), std::string::npos) << *text;
+            EXPECT_NO_THROW((void)nlohmann::json(*text).dump()) << *text;
+        }
+    };
+    CompileRequest binary;
+    binary.source = "\xFF\xFE\x01garbage \x80\x81 __global__ void k() {}\n";
+    binary.name_expression = "k";
+    binary.arch = parse_arch("sm_86");
+    const CompileOutput b = compile_with_nvrtc(binary);
+    EXPECT_FALSE(b.ok);
+    EXPECT_FALSE(b.error.empty());
+    readable(b);
+
+    CompileRequest too_much_shared;
+    too_much_shared.source =
+        "extern \"C\" __global__ void k(float* o) { __shared__ float s[16384]; s[threadIdx.x] = o[0]; __syncthreads(); "
+        "o[threadIdx.x] = s[(threadIdx.x + 1) % 16384]; }\n";
+    too_much_shared.name_expression = "k";
+    too_much_shared.arch = parse_arch("sm_86");
+    const CompileOutput t = compile_with_nvrtc(too_much_shared);
+    EXPECT_FALSE(t.ok);
+    EXPECT_THAT(t.error, HasSubstr("shared"));
+    EXPECT_EQ(t.error.rfind("ptxas", 0), 0u) << t.error; // the message starts with its text
+    readable(t);
+}

@@ -1,5 +1,7 @@
 #include "compile/nvcc_compiler.hpp"
 
+#include "util/readable_text.hpp"
+
 #include "compile/cubin_info.hpp"
 #include "util/process.hpp"
 #include "util/scratch_dir.hpp"
@@ -82,7 +84,7 @@ CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesy
     const auto start = std::chrono::steady_clock::now();
     const ProcessResult result = run_process(argv, scratch.path());
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.log = result.output;
+    out.log = readable_text(result.output);
     if (result.exit_code != 0) {
         out.error = first_error_line(out.log, fmt::format("nvcc exited with {}", result.exit_code));
         return out;

@@ -1,5 +1,7 @@
 #include "compile/nvrtc_compiler.hpp"
 
+#include "util/readable_text.hpp"
+
 #include <chrono>
 #include <fmt/format.h>
 #include <memory>
@@ -20,8 +22,7 @@ std::string program_log(nvrtcProgram program)
         return {};
     std::string log(size, '\0');
     nvrtcGetProgramLog(program, log.data());
-    log.resize(size - 1); // drop the terminating NUL
-    return log;
+    return readable_text(log); // bytes: a binary template's, and a NUL before ptxas's messages
 }
 
 } // namespace
