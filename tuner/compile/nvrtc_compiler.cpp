@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <memory>
+#include <utility>
 #include <nvrtc.h>
 
 namespace autotune {
@@ -20,8 +21,7 @@ std::string program_log(nvrtcProgram program)
         return {};
     std::string log(size, '\0');
     nvrtcGetProgramLog(program, log.data());
-    log.resize(size - 1); // drop the terminating NUL
-    return log;
+    return without_nul_bytes(std::move(log)); // the terminating NUL, and those between the log's parts
 }
 
 } // namespace
