@@ -1,6 +1,9 @@
 // ptxas' verbose report as NVRTC and nvcc print it (lines captured from CUDA 13.0).
 #include "compile/ptxas_log.hpp"
 
+#include "compile/compile_output.hpp"
+#include "util/readable_text.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace autotune;
@@ -78,6 +81,23 @@ TEST(PtxasLog, AFunctionTheLogDoesNotMentionIsNotFound)
 {
     EXPECT_FALSE(parse_ptxas_log("ptxas info    : 0 bytes gmem\n", "_Z1kv").found);
     EXPECT_FALSE(parse_ptxas_log("", "_Z1kv").found);
+}
+
+// NVRTC's log puts a NUL byte before ptxas' error (as CUDA 13.0 wrote it, which the compile
+// cache keeps): the error reads without it, and static shared memory over the limit in bytes.
+TEST(CompileError, TooMuchSharedDataIsSaidInBytesAgainstTheArchitecturesLimit)
+{
+    const std::string cached = std::string(1, '\0') +
+                               "ptxas error   : Entry function 'convolution_kernel' uses too much shared data (0xc3c0 "
+                               "bytes, 0xc000 max)";
+    EXPECT_EQ(readable_compile_error(cached, "sm_86"),
+              "entry function 'convolution_kernel' uses 50112 bytes of static shared memory, over sm_86's limit of "
+              "49152 (ptxas: too much shared data)");
+    const std::string other = std::string(1, '\0') + "ptxas error   : Entry function 'k' uses too much local data";
+    EXPECT_EQ(readable_compile_error(other, "sm_86"), "ptxas error   : Entry function 'k' uses too much local data");
+    EXPECT_EQ(readable_compile_error("kernel.cu(3): error: identifier \"x\" is undefined", "sm_90"),
+              "kernel.cu(3): error: identifier \"x\" is undefined");
+    EXPECT_EQ(readable_text(std::string("a\n\0b\0\0", 6)), "a\nb");
 }
 
 } // namespace

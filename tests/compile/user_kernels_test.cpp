@@ -50,12 +50,12 @@ protected:
         std::ofstream(dir.path() / "kernel.toml") << spec_head << common_arguments;
         return load_spec(dir.path() / "kernel.toml");
     }
-    // Every variant of the default space, compiled for sm_90.
-    std::vector<CompiledVariant> compile_all(const KernelSpec& spec)
+    // Every variant of the default space, compiled for `arch`.
+    std::vector<CompiledVariant> compile_all(const KernelSpec& spec, const std::string& arch = "sm_90")
     {
         const Problem problem = resolve_problem(spec, {});
         space = enumerate_space(spec, problem, SpaceSelection::default_space);
-        return compile_variants(spec, problem, space.variants, parse_arch("sm_90"), CompileSettings{});
+        return compile_variants(spec, problem, space.variants, parse_arch(arch), CompileSettings{});
     }
     static std::vector<std::string> options_of(const CompiledVariant& c) { return c.options; }
 
@@ -302,6 +302,45 @@ block = ["BLOCK"]
     const Space s = enumerate_space(spec, problem, SpaceSelection::full);
     EXPECT_THAT([&] { (void)make_compile_request(spec, problem, s.variants.front(), parse_arch("sm_90")); },
                 ::testing::ThrowsMessage<ExpressionError>(HasSubstr("defines.HALF: 'N / BLOCK / 3'")));
+}
+
+// Kernel Tuner's convolution with large tiles declares more static shared memory than sm_86
+// allows (48 KiB): a compile error, which says how much and what the limit is.
+TEST_F(UserKernel, StaticSharedMemoryOverTheArchitecturesLimitIsACompileErrorSayingHowMuch)
+{
+    const KernelSpec spec = write(R"cu(
+extern "C" __global__ void stage(float* out, const float* in)
+{
+    __shared__ float tile[ELEMENTS];
+    for (int i = threadIdx.x; i < ELEMENTS; i += blockDim.x)
+        tile[i] = in[i];
+    __syncthreads();
+    out[threadIdx.x] = tile[ELEMENTS - 1 - threadIdx.x];
+}
+)cu",
+                                  R"toml(name = "stage"
+[kernel]
+template = "kernel.cu"
+function = "stage"
+parameters_as = "preprocessor_definitions"
+[parameters]
+ELEMENTS = [12287, 12288, 12289] # under, at and 4 bytes over 48 KiB
+[problem]
+N = 12289
+[launch]
+grid = ["1"]
+block = ["128"]
+)toml");
+    const auto compiled = compile_all(spec, "sm_86");
+    ASSERT_EQ(compiled.size(), 3u);
+    EXPECT_EQ(compiled[0].status, CompileStatus::ok) << compiled[0].error;
+    EXPECT_EQ(compiled[0].resources.shared_static, 12287 * 4);
+    EXPECT_EQ(compiled[1].status, CompileStatus::ok) << compiled[1].error;
+    EXPECT_EQ(compiled[1].resources.shared_static, 49152);
+    EXPECT_EQ(compiled[2].status, CompileStatus::compile_error);
+    EXPECT_EQ(compiled[2].error, "entry function 'stage' uses 49156 bytes of static shared memory, over sm_86's limit "
+                                 "of 49152 (ptxas: too much shared data)");
+    EXPECT_EQ(compiled[2].log.find('\0'), std::string::npos); // NVRTC's log parts are joined without NULs
 }
 
 } // namespace

@@ -45,7 +45,8 @@ TEST(MeasureJob, AnUnknownArgumentTypeNamesTheArgument)
 }
 
 // A float2 buffer is its components (sized, filled and compared one by one); a constant
-// buffer travels to the worker with its memory and whether the kernel takes it too.
+// buffer travels to the worker with its memory and whether the kernel takes it too, and a
+// bounded random fill with its bound.
 TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
 {
     KernelSpec spec = load_spec(test::source_dir() / "kernels" / "copy.toml");
@@ -56,6 +57,7 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     spec.arguments[1].element_type = "int4";
     spec.arguments[0].memory = ArgumentMemory::constant;
     spec.arguments[0].kernel_parameter = false;
+    spec.arguments[0].random_upper = 2.5;
     const auto vector = resolve_arguments(spec, problem, space.variants.front());
     EXPECT_EQ(vector[0].type, ElementType::f32);
     EXPECT_EQ(vector[0].count, 2 * scalar[0].count);
@@ -65,6 +67,8 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     EXPECT_FALSE(vector[0].kernel_parameter);
     EXPECT_FALSE(vector[1].constant);
     EXPECT_TRUE(vector[1].kernel_parameter);
+    EXPECT_EQ(vector[0].random_upper, 2.5);
+    EXPECT_FALSE(vector[1].random_upper);
 
     MeasureJob job;
     job.arguments = vector;
@@ -73,6 +77,8 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     EXPECT_FALSE(back.arguments[0].kernel_parameter);
     EXPECT_FALSE(back.arguments[1].constant);
     EXPECT_TRUE(back.arguments[1].kernel_parameter);
+    EXPECT_EQ(back.arguments[0].random_upper, 2.5);
+    EXPECT_FALSE(back.arguments[1].random_upper);
 
     EXPECT_EQ(parse_buffer_element("double3").components, 3);
     EXPECT_EQ(parse_buffer_element("uint2").component, ElementType::u32);

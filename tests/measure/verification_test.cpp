@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -217,6 +218,29 @@ TEST(Inputs, IntegersCoverTheirRange)
     EXPECT_GT(*std::ranges::max_element(values), 1.5e9);
     const auto u = values_of(ElementType::u32, random_buffer(ElementType::u32, 10000, 5));
     EXPECT_GT(*std::ranges::max_element(u), 3.5e9);
+}
+
+// A T1 file's Random FillValue: the upper end of the range (KTT's [0, FillValue), no zeros).
+TEST(Inputs, AnUpperBoundGivesPositiveValuesUpToIt)
+{
+    for (const ElementType type : {ElementType::f32, ElementType::f64}) {
+        for (const double upper : {1.0, 0.25, 1000.0}) {
+            SCOPED_TRACE(to_string(type) + " up to " + std::to_string(upper));
+            std::vector<std::byte> bytes(10000 * element_size(type));
+            fill_random_input(type, bytes, 9, upper);
+            const auto values = values_of(type, bytes);
+            EXPECT_GT(*std::ranges::min_element(values), 0.0);
+            EXPECT_LE(*std::ranges::max_element(values), upper);
+            EXPECT_GT(*std::ranges::max_element(values), 0.99 * upper); // the whole range, not a corner
+            EXPECT_LT(*std::ranges::min_element(values), 0.01 * upper);
+            EXPECT_GT(std::set<double>(values.begin(), values.end()).size(), 9000u);
+            std::vector<std::byte> again(bytes.size());
+            fill_random_input(type, again, 9, upper);
+            EXPECT_EQ(again, bytes);
+        }
+    }
+    std::vector<std::byte> ints(16 * element_size(ElementType::i32));
+    EXPECT_THROW(fill_random_input(ElementType::i32, ints, 1, 10.0), std::invalid_argument);
 }
 
 TEST(Poison, IsRecognisedForEveryTypeAndIsANaNForFloats)

@@ -3,6 +3,7 @@
 // when a problem is set up for tuning (check_problem, reference_variant).
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
+#include "space/problem_work.hpp"
 #include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/problem.hpp"
@@ -178,7 +179,7 @@ TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
         {{"value = \"H\"", "value = \"height\""}, "argument h"},
         {{"defines = [\"W\"]", "defines = [\"WIDTH\"]"}, "defines.WIDTH"},
         {{"defines = [\"W\"]", "defines = { TILE = \"block_size_x * K\" }"}, "defines.TILE"},
-        {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_size_x\""}, "cost.flops (problem variables only)"},
+        {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_sise_x\""}, "cost.flops"},
     };
     for (const auto& [change, expected] : cases) {
         const auto path = write_changed(change.first, change.second);
@@ -187,6 +188,41 @@ TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
         EXPECT_THAT(error, HasSubstr("uses unknown name")) << change.second;
         expect_one_line_naming_the_spec(error, path);
     }
+}
+
+TEST_F(BadSpec, ACostThatDiffersBetweenVariantsIsRefusedNamingTwoOfThem)
+{
+    const auto path = write_changed("flops = \"4 * W * H\"", "flops = \"4 * W * H * block_size_x\"");
+    const std::string error = error_of(path);
+    EXPECT_THAT(error, AllOf(HasSubstr("problem W=1024,H=512: cost.flops '4 * W * H * block_size_x' is"),
+                             HasSubstr("for variant block_size_x=16,block_size_y=4 but"),
+                             HasSubstr("for variant block_size_x=32,block_size_y=2"),
+                             HasSubstr("the same for every variant")));
+    expect_one_line_naming_the_spec(error, path);
+}
+
+TEST_F(BadSpec, ACostMayUseAParameterWithOneValueAndDerivedValues)
+{
+    // Kernel Tuner's convolution: the filter's size is a tuning parameter with one value.
+    std::string text = user_spec;
+    const auto change = [&](const std::string& from, const std::string& to) {
+        ASSERT_NE(text.find(from), std::string::npos) << from;
+        text.replace(text.find(from), from.size(), to);
+    };
+    change("[constraints]", "filter = [5]\n\n[derived]\nhalf_filter = \"filter / 2\"\n\n[constraints]");
+    change("flops = \"4 * W * H\"", "flops = \"2 * W * H * filter * filter\"");
+    change("bytes = \"8 * W * H\"", "bytes = \"4 * (W + 2 * half_filter) * H + 4 * W * H\"");
+    change("block_size_y = 2 }", "block_size_y = 2, filter = 5 }");
+    const auto path = write(text);
+    EXPECT_EQ(error_of(path), "(no error)");
+    const KernelSpec spec = load_spec(path);
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    ASSERT_FALSE(space.variants.empty());
+    const ProblemWork work = problem_work(spec, problem, space.variants);
+    EXPECT_DOUBLE_EQ(work.flops, 2.0 * 1024 * 512 * 25);
+    EXPECT_DOUBLE_EQ(work.bytes, 4.0 * (1024 + 5) * 512 + 4.0 * 1024 * 512); // half_filter is 2.5, not 2
+    EXPECT_DOUBLE_EQ(problem_work(spec, problem, {}).flops, work.flops); // no variant: the first values
 }
 
 TEST_F(BadSpec, AMissingTemplateFileIsNamedWithWhereItWasLookedFor)

@@ -162,10 +162,13 @@ TEST_F(SpecFile, NamesMayNotCollideAcrossProblemParametersAndDerivedValues)
 
 namespace {
 
-TEST_F(SpecFile, TheCostModelMayUseProblemVariablesOnly)
+TEST_F(SpecFile, TheCostModelMayUseParametersAndDerivedValuesButNoUnknownName)
 {
-    EXPECT_THAT(error_of(write_changed("flops = \"N\"", "flops = \"N * UNROLL\"")),
-                AllOf(HasSubstr("cost.flops (problem variables only)"), HasSubstr("'UNROLL'")));
+    EXPECT_EQ(error_of(write_changed("flops = \"N\"", "flops = \"N * UNROLL + PER_BLOCK\"")), "(no error)");
+    const auto unknown = write_changed("flops = \"N\"", "flops = \"N * UNROLLS\"");
+    const std::string error = error_of(unknown);
+    EXPECT_THAT(error, AllOf(StartsWith(unknown.string()), HasSubstr("cost.flops: 'N * UNROLLS' uses unknown name 'UNROLLS'")));
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
     EXPECT_THAT(error_of(write_changed("bytes = \"8 * N\"", "bytes = \"8 * N\"\nprecision = \"fp8\"")),
                 HasSubstr("[cost] precision 'fp8' is not one of"));
 }

@@ -81,6 +81,10 @@ TEST(T1Spec, ConvolutionConditionsLeaveKernelTunersCount)
     EXPECT_EQ(spec.arguments[2].size, "225");
     EXPECT_EQ(spec.arguments[2].memory, ArgumentMemory::constant);
     EXPECT_TRUE(spec.arguments[2].kernel_parameter);
+    // Random with FillValue 1.0: values drawn up to 1.0; the output's Constant 0.0 is poisoned over.
+    EXPECT_FALSE(spec.arguments[0].random_upper);
+    EXPECT_EQ(spec.arguments[1].random_upper, 1.0);
+    EXPECT_EQ(spec.arguments[2].random_upper, 1.0);
     EXPECT_TRUE(spec.not_measurable.empty());
     EXPECT_EQ(spec.reference.variant.size(), spec.parameters.size());
 }
@@ -140,6 +144,28 @@ TEST_F(BrokenT1, TheValidOneLoads)
     EXPECT_EQ(spec.arguments[2].kind, ArgumentKind::scalar);
     EXPECT_EQ(spec.arguments[2].value, "problem_size_x");
     EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
+    EXPECT_FALSE(spec.arguments[1].random_upper); // Random without a FillValue: the tuner's range
+}
+
+TEST_F(BrokenT1, ARandomFillValueIsTheUpperEndOfTheRangeOrRefused)
+{
+    auto with_fill_value = [](const nlohmann::json& value, const std::string& type = "float2") {
+        nlohmann::json doc = valid_t1();
+        doc["KernelSpecification"]["Arguments"][1]["FillValue"] = value;
+        doc["KernelSpecification"]["Arguments"][1]["Type"] = type;
+        return doc;
+    };
+    EXPECT_EQ(error_of(with_fill_value(4.0)), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].random_upper, 4.0);
+    EXPECT_EQ(error_of(with_fill_value(1e-3, "double")), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].random_upper, 1e-3);
+    const std::string at = "KernelSpecification.Arguments[1].FillValue ";
+    EXPECT_THAT(error_of(with_fill_value(10, "int")),
+                AllOf(HasSubstr(at + "bounds a Random fill"), HasSubstr("float and double buffers only")));
+    EXPECT_THAT(error_of(with_fill_value(-1.0)), HasSubstr(at + "-1.0 cannot bound a Random fill of float"));
+    EXPECT_THAT(error_of(with_fill_value(0)), HasSubstr(at + "0 cannot bound"));
+    EXPECT_THAT(error_of(with_fill_value(1e300)), HasSubstr(at + "1e+300 cannot bound a Random fill of float"));
+    EXPECT_THAT(error_of(with_fill_value("N")), HasSubstr(at + "\"N\" is not a number"));
 }
 
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)

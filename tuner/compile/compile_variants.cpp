@@ -1,5 +1,7 @@
 #include "compile/compile_variants.hpp"
 
+#include "util/readable_text.hpp"
+
 #include "autotune_build_config.hpp"
 
 #include "compile/compile_cache.hpp"
@@ -61,16 +63,16 @@ CompiledVariant inspect(const CompileOutput& out, const CompileRequest& request,
         settings.project_root);
     v.cache_hit = cache_hit;
     v.compile_seconds = out.seconds;
-    v.log = out.log;
+    v.log = readable_text(out.log); // a cached log from before logs were made readable, too
     v.lowered_name = out.lowered_name;
     if (!out.ok) {
-        v.error = out.error;
+        v.error = readable_compile_error(out.error, request.arch.name());
         return v;
     }
     try {
         const CubinInfo cubin = read_cubin(out.cubin);
         const CubinFunctionInfo& function = find_function(cubin, out.lowered_name);
-        v.resources = combine_resource_usage(parse_ptxas_log(out.log, out.lowered_name), function, policy);
+        v.resources = combine_resource_usage(parse_ptxas_log(v.log, out.lowered_name), function, policy);
         v.sass_sha256 = function.sass_sha256;
     } catch (const std::exception& e) { // CubinError, ResourceMismatch
         v.error = e.what();

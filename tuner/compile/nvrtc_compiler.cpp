@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <memory>
+#include <utility>
 #include <nvrtc.h>
 
 namespace autotune {

@@ -116,10 +116,16 @@ std::optional<std::vector<double>> samples_seconds(const json& entry)
     return std::vector<double>{time.get<double>() / 1000.0};
 }
 
-std::string status_of_failure(const std::string& failure)
+// `invalidity` is T4's, where the entry came from a T4 record: it tells a wrong result and a
+// timeout apart from a launch failure, which Kernel Tuner's strings do not.
+std::string status_of_failure(const std::string& failure, const std::string& invalidity)
 {
     if (failure == "CompilationFailedConfig")
         return "compile_error";
+    if (invalidity == "correctness")
+        return "wrong_result";
+    if (invalidity == "timeout")
+        return "timeout";
     return "launch_error"; // RuntimeFailedConfig, and whatever else a newer Kernel Tuner writes
 }
 
@@ -262,7 +268,7 @@ json import_kt_cache(const std::filesystem::path& file)
                 ++invalid;
                 continue;
             }
-            v["status"] = status_of_failure(failure);
+            v["status"] = status_of_failure(failure, entry.value("invalidity", ""));
             v["error"] = failure;
         } else if (const auto samples = samples_seconds(entry)) {
             const SampleSummary s = summarize_samples(*samples);

@@ -7,7 +7,8 @@
 // the same space. A numeric "time" is status "ok" with the "times" samples (ms → s)
 // summarized; Kernel Tuner's failure strings map to statuses: CompilationFailedConfig →
 // "compile_error", RuntimeFailedConfig → "launch_error", any other string → "launch_error"
-// with the string as the error; InvalidConfig (a configuration Kernel Tuner rejected
+// with the string as the error (from T4, whose invalidity is finer: "correctness" →
+// "wrong_result", "timeout" → "timeout"); InvalidConfig (a configuration Kernel Tuner rejected
 // before compiling: restrictions or block-size limits) is not a variant, like an
 // autotune constraint's removal, and is counted under space.removed.
 #pragma once

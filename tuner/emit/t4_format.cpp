@@ -21,7 +21,9 @@ const char* invalidity_of(const std::string& status)
         return "compile";
     if (status == "wrong_result")
         return "correctness";
-    return "runtime"; // launch_error, fault, timeout
+    if (status == "timeout")
+        return "timeout";
+    return "runtime"; // launch_error, fault
 }
 
 const char* kt_failure_of(const std::string& invalidity)
@@ -105,20 +107,25 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
             auto& seen = values[name];
             if (std::find(seen.begin(), seen.end(), value) == seen.end())
                 seen.push_back(value);
-            key += (key.empty() ? "" : ",") + (value.is_string() ? value.get<std::string>() : value.dump());
+            if (!key.empty())
+                key += ',';
+            key += value.is_string() ? value.get<std::string>() : value.dump();
         }
-        const json* time = nullptr;
-        for (const auto& m : r.value("measurements", json::array()))
-            if (m.value("name", "") == "time")
-                time = &m.at("value");
-        if (time == nullptr)
+        // Held by value: r.value() returns a copy, and a pointer into it would outlive it.
+        const json measurements = r.value("measurements", json::array());
+        const auto time = std::find_if(measurements.begin(), measurements.end(),
+                                       [](const json& m) { return m.is_object() && m.value("name", "") == "time"; });
+        if (time == measurements.end() || !time->contains("value"))
             throw bad(i, "has no \"time\" measurement");
-        if (time->is_number()) {
-            entry["time"] = *time;
-            if (const json& t = r.value("times", json::object()); t.contains("runtimes"))
-                entry["times"] = t.at("runtimes");
+        const json& value = time->at("value");
+        const std::string invalidity = r.value("invalidity", "");
+        if (value.is_number()) {
+            entry["time"] = value;
+            if (const json times = r.value("times", json::object()); times.contains("runtimes"))
+                entry["times"] = times.at("runtimes");
         } else {
-            entry["time"] = time->is_string() ? *time : json(kt_failure_of(r.value("invalidity", "")));
+            entry["time"] = value.is_string() ? value : json(kt_failure_of(invalidity));
+            entry["invalidity"] = invalidity; // finer than Kernel Tuner's failure strings
         }
         cache[key] = std::move(entry);
     }

@@ -25,6 +25,7 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
         v.access = a.access;
         v.constant = a.kind == ArgumentKind::buffer && a.memory == ArgumentMemory::constant;
         v.kernel_parameter = a.kernel_parameter;
+        v.random_upper = a.random_upper;
         BufferElement element;
         try {
             element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
@@ -163,7 +164,8 @@ json to_json(const MeasureJob& job)
                              {"value", a.value},
                              {"access", access_name(a.access)},
                              {"constant", a.constant},
-                             {"parameter", a.kernel_parameter}});
+                             {"parameter", a.kernel_parameter},
+                             {"random_upper", a.random_upper ? json(*a.random_upper) : json(nullptr)}});
     return {{"variant", job.variant},
             {"label", job.label},
             {"device", job.device},
@@ -209,6 +211,8 @@ MeasureJob measure_job_from_json(const json& j)
         v.access = access_from(a.at("access").get<std::string>());
         v.constant = a.value("constant", false);
         v.kernel_parameter = a.value("parameter", true);
+        if (const auto upper = a.find("random_upper"); upper != a.end() && !upper->is_null())
+            v.random_upper = upper->get<double>();
         job.arguments.push_back(std::move(v));
     }
     job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();

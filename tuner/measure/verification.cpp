@@ -166,21 +166,36 @@ std::size_t whole_elements(ElementType type, std::size_t bytes) { return bytes /
 
 } // namespace
 
-void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed)
+void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed, std::optional<double> upper)
 {
+    if (upper && type != ElementType::f32 && type != ElementType::f64)
+        throw std::invalid_argument(fmt::format("a random fill up to {} is for float and double, not {}", *upper,
+                                                to_string(type)));
     with_traits(type, [&]<class T>(T) {
         constexpr std::size_t size = sizeof(typename T::Bits);
         const std::size_t n = whole_elements(type, bytes.size());
         std::mt19937_64 rng(seed);
+        const auto draw = [&]() -> typename T::Bits {
+            if constexpr (std::is_same_v<T, F32> || std::is_same_v<T, F64>) {
+                if (upper) { // |value| in (0, 1], scaled: (0, upper]
+                    const double magnitude = std::fabs(T::value(random_bits<T>(rng))) * *upper;
+                    if constexpr (std::is_same_v<T, F32>)
+                        return std::bit_cast<std::uint32_t>(static_cast<float>(magnitude));
+                    else
+                        return std::bit_cast<std::uint64_t>(magnitude);
+                }
+            }
+            return random_bits<T>(rng);
+        };
         bool constant = true;
         for (std::size_t i = 0; i < n; ++i) {
-            store<T>(bytes.data() + i * size, random_bits<T>(rng));
+            store<T>(bytes.data() + i * size, draw());
             constant = constant && load<T>(bytes.data() + i * size) == load<T>(bytes.data());
         }
         // A constant input hides indexing bugs; with few elements of a narrow type it can
         // happen by chance, so redraw the last element until it differs.
         while (n >= 2 && constant) {
-            store<T>(bytes.data() + (n - 1) * size, random_bits<T>(rng));
+            store<T>(bytes.data() + (n - 1) * size, draw());
             constant = load<T>(bytes.data() + (n - 1) * size) == load<T>(bytes.data());
         }
     });

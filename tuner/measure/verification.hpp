@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,8 +17,10 @@ namespace autotune {
 
 // Random input values for `bytes.size() / element_size(type)` elements, reproducible from
 // `seed`; floating-point values in [-1, 1] without zeros, integers over their range
-// without the poison pattern.
-void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed);
+// without the poison pattern. With `upper` (float and double only, else
+// std::invalid_argument), values in (0, upper] instead: a T1 file's Random FillValue.
+void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed,
+                       std::optional<double> upper = std::nullopt);
 
 // The poison written into outputs before a verification launch: a quiet NaN with a
 // recognisable payload for floating-point types, a sentinel for integers.

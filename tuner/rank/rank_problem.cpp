@@ -30,17 +30,6 @@ std::vector<double> average_ranks(const std::vector<double>& values)
     return ranks;
 }
 
-double evaluate_cost(const std::string& text, const char* origin, const KernelSpec& spec, const Problem& problem)
-{
-    std::vector<std::string> names;
-    for (const auto& [name, value] : problem.values)
-        names.push_back(name);
-    ExpressionScope scope(names);
-    scope.set_all(problem.values);
-    (void)spec;
-    return Expression(text, origin, scope).evaluate();
-}
-
 } // namespace
 
 std::optional<double> spearman_correlation(const std::vector<double>& a, const std::vector<double>& b)
@@ -119,14 +108,9 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
     return facts;
 }
 
-ProblemWork problem_work(const KernelSpec& spec, const Problem& problem)
-{
-    return {evaluate_cost(spec.cost.flops, "cost.flops", spec, problem), evaluate_cost(spec.cost.bytes, "cost.bytes", spec, problem)};
-}
-
 ProblemRanking rank_problem(const RankInputs& in)
 {
-    const ProblemWork work = problem_work(*in.spec, *in.problem);
+    const ProblemWork work = problem_work(*in.spec, *in.problem, *in.variants);
     static const std::vector<std::optional<VariantMeasurement>> none;
     return rank_facts(rank_facts_of_run(*in.variants, *in.compiled, *in.predictions, in.measurements ? *in.measurements : none),
                       work.flops, work.bytes, in.ceilings, in.sms, in.compute_capability);

@@ -11,6 +11,7 @@
 #include "predict/warp_work.hpp"
 #include "rank/performance_model.hpp"
 #include "rank/roofline.hpp"
+#include "space/problem_work.hpp"
 #include "space/variant.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
@@ -88,15 +89,9 @@ struct ProblemRanking {
     std::optional<std::size_t> measured_winner_predicted_rank;
 };
 
-// Throws ExpressionError naming cost.flops or cost.bytes when they cannot be evaluated.
+// Throws SpecError naming cost.flops or cost.bytes when they cannot be evaluated
+// (space/problem_work.hpp).
 [[nodiscard]] ProblemRanking rank_problem(const RankInputs& inputs);
-
-// The problem's work from the spec's cost model: flops and minimum bytes.
-struct ProblemWork {
-    double flops = 0;
-    double bytes = 0;
-};
-[[nodiscard]] ProblemWork problem_work(const KernelSpec& spec, const Problem& problem);
 
 // The ranking itself, from facts: the problem's work, the ceilings (none: no roofline),
 // the SM count of the device the figures are for and its compute capability (the pipes'

@@ -1,6 +1,7 @@
 #include "space/check_problem.hpp"
 
 #include "measure/element_type.hpp"
+#include "space/problem_work.hpp"
 #include "spec/expression.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/spec_scope.hpp"
@@ -28,11 +29,9 @@ std::string human_bytes(double bytes)
     return fmt::format("{:.3g} {}", bytes, units[unit]);
 }
 
-void check_cost(const KernelSpec& spec, const Problem& problem)
+void check_cost(const KernelSpec& spec, const Problem& problem, const Space& space)
 {
-    ExpressionScope scope(spec_variable_names(spec));
-    scope.set_all(problem.values);
-    const double bytes = Expression(spec.cost.bytes, "cost.bytes", scope).evaluate();
+    const double bytes = problem_work(spec, problem, space.variants).bytes;
     if (!std::isfinite(bytes) || std::fabs(bytes) > 9.0e15)
         fail(spec, problem, fmt::format("cost.bytes '{}' = {:.4g} is too large (beyond 2^53; an integer overflow?)",
                                         spec.cost.bytes, bytes));
@@ -131,7 +130,7 @@ void check_not_empty(const KernelSpec& spec, const Problem& problem, const Space
 
 void check_problem(const KernelSpec& spec, const Problem& problem, const Space& space, SpaceSelection selection)
 {
-    check_cost(spec, problem);
+    check_cost(spec, problem, space);
     check_buffers(spec, problem, space);
     check_not_empty(spec, problem, space, selection);
 }

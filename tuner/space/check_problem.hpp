@@ -14,7 +14,8 @@ namespace autotune {
 inline constexpr std::int64_t max_buffer_bytes = std::int64_t{1} << 40; // 1 TiB
 
 // Throws SpecError naming the spec file, the problem and the field when
-//  - cost.bytes is beyond 2^53 or not finite (an overflow: N * N * 4 with N = 2^32);
+//  - the cost differs between variants of `space` (space/problem_work.hpp), or cost.bytes is
+//    beyond 2^53 or not finite (an overflow: N * N * 4 with N = 2^32);
 //  - a buffer argument, for some variant of `space`, has an unknown element type, a size
 //    that is not a positive integer below 2^53, or more than max_buffer_bytes;
 //  - `space` has no variant: the message names the rule that removed the most combinations

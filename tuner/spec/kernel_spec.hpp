@@ -81,6 +81,10 @@ struct KernelArgument {
     // `__constant__` variable alone unless it says parameter = true; a T1 file's Arguments
     // are the kernel's parameters, so there it is both.
     bool kernel_parameter = true;
+    // Inputs: random values drawn from (0, random_upper] instead of the tuner's default range
+    // (T1's FillValue on a Random fill: KTT's uniform [0, FillValue), zero left out as ever).
+    // Floating-point buffers only. None: the default range.
+    std::optional<double> random_upper;
 };
 
 struct LaunchGeometry {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -255,6 +256,30 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
                                                      names, where + ".SharedMemory");
 }
 
+// A Random fill's FillValue: the upper end of the range (KTT, whose loader introduced T1,
+// draws uniform [0, FillValue); Kernel Tuner ignores it and draws a normal distribution).
+// Honoured for float and double buffers, where every value of (0, FillValue] the fill draws
+// is a normal number of the type; anything else is refused rather than ignored.
+double random_upper_of(const T1Reader& r, const json& value, ElementType type, const std::string& at)
+{
+    if (type != ElementType::f32 && type != ElementType::f64)
+        r.fail(at, fmt::format("bounds a Random fill, which is supported for float and double buffers only ({} buffers "
+                               "get the tuner's own random values; leave FillValue out)",
+                               to_string(type)));
+    if (!value.is_number())
+        r.fail(at, fmt::format("{} is not a number (the upper end of the Random fill's range)", value.dump()));
+    const double upper = value.get<double>();
+    // The smallest value drawn is upper * 2^-p (p the significand's width).
+    const bool single = type == ElementType::f32;
+    const double least = single ? std::numeric_limits<float>::min() * 0x1p24 : std::numeric_limits<double>::min() * 0x1p53;
+    const double most = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+    if (!(upper >= least && upper <= most))
+        r.fail(at, fmt::format("{} cannot bound a Random fill of {} (the range is (0, FillValue]: FillValue from {:.3g} "
+                               "to {:.3g})",
+                               value.dump(), to_string(type), least, most));
+    return upper;
+}
+
 void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
 {
     const std::string where = "KernelSpecification.Arguments";
@@ -334,6 +359,8 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         if (fill != "Random" && !(fill == "Constant" && argument.access == BufferAccess::output))
             r.fail(at + ".FillType", fmt::format("'{}' is not supported for a {} argument (inputs are seeded random "
                                                  "values; Constant only on WriteOnly)", fill, access));
+        if (fill == "Random" && argument.access != BufferAccess::output && a.contains("FillValue"))
+            argument.random_upper = random_upper_of(r, a.at("FillValue"), element.component, at + ".FillValue");
         argument.size = translate(r, r.expression(r.required(a, "Size", at), at + ".Size"), names, at + ".Size");
         if (argument.kernel_parameter || argument.memory == ArgumentMemory::global)
             bytes.push_back(fmt::format("{} * ({})", element_size(element.component) * element.components, argument.size));

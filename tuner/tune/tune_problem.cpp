@@ -77,7 +77,7 @@ ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const Tu
     }
     if (!ceilings && run.roofline_device)
         ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
-    const ProblemWork work = problem_work(spec, problem);
+    const ProblemWork work = problem_work(spec, problem, run.variants);
     return rank_facts(run.facts, work.flops, work.bytes, ceilings,
                       run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0,
                       setup.arch.number());
