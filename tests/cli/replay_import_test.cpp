@@ -44,6 +44,13 @@ protected:
         return test::run_command(fmt::format("{} {}", test::autotune_binary().string(), arguments));
     }
     static std::filesystem::path results() { return dir_->path() / "tmp" / "results.json"; }
+    // A JSON file that is not a results document.
+    static std::filesystem::path not_results()
+    {
+        const auto path = dir_->path() / "not-results.json";
+        std::ofstream(path) << R"({"variants": 3})";
+        return path;
+    }
     // A results file of another space: one variant, parameters no pnpoly point has.
     static std::filesystem::path other_kernel()
     {
@@ -180,6 +187,21 @@ TEST_F(ReplayImportCli, AnotherGpusMeasurementsAsPriorAreJoinedAndLeadTheSearchT
     EXPECT_THAT(text.out, HasSubstr("prior times from " + file));
 }
 
+TEST_F(ReplayImportCli, APriorOfOtherProblemsOnlyIsRefusedBeforeCompiling)
+{
+    const auto out = dir_->path() / "prior-problems";
+    const auto made = run(fmt::format("copy --arch sm_90 --compile-only -q --out {} --problem N=1048576 --problem N=2097152",
+                                      out.string()));
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    const auto prior = out / "sm_90" / "copy.json";
+    const auto r = run(fmt::format("copy --arch sm_90 --compile-only -q --cache none --out {} --problem N=4194304 --prior {}",
+                                   (dir_->path() / "other-out").string(), prior.string()));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--prior " + prior.string() + ": holds 2 problems and none is N=4194304"));
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_->path() / "other-out" / "sm_90" / "copy.json"));
+}
+
 TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
 {
     const std::string file = results().string();
@@ -199,6 +221,8 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         {"import csv " + cache_file("pnpoly").string() + " -o x.json", "unknown format 'csv'"},
         {"replay " + file + " --strategy forest --budget 5 --prior " + missing, missing},
         {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " + missing, "--prior"},
+        {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " +
+             not_results().string(), not_results().string()},
         {"replay " + file + " --strategy forest --budget 5 --static " + missing, missing},
         // the pnpoly space's own file holds times, but a compile-only file of another kernel matches nothing
         {"replay " + file + " --strategy forest --budget 5 --static " + other_kernel().string(), other_kernel().string()},

@@ -281,16 +281,18 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw UsageError(e.what());
     }
     setup.search.seed = o.seed;
-    // Read now: a prior that cannot be read stops the run before anything is compiled.
-    std::optional<nlohmann::ordered_json> prior_document;
+    // Read and matched to every problem now: a prior that cannot be used stops the run
+    // before anything is compiled.
+    std::vector<PriorResults> priors;
     if (!o.prior.empty()) {
+        nlohmann::ordered_json document;
         try {
-            prior_document = read_results_file(o.prior);
+            document = read_results_file(o.prior);
         } catch (const std::exception& e) {
             throw UsageError(fmt::format("--prior: {}", one_line(e.what())));
         }
         for (const auto& problem : problems)
-            (void)prior_for(*prior_document, problem, o.prior);
+            priors.push_back(prior_for(document, problem, o.prior));
     }
     setup.shard = parse_shard(o.shard);
     if (!o.variants.empty())
@@ -331,9 +333,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
 
     std::vector<TuningRun> runs;
     const std::string created = utc_time();
-    for (const auto& problem : problems) {
-        if (prior_document)
-            setup.search.prior = prior_for(*prior_document, problem, o.prior);
+    for (std::size_t p = 0; p < problems.size(); ++p) {
+        const Problem& problem = problems[p];
+        if (!priors.empty())
+            setup.search.prior = priors[p];
         runs.push_back(tune_problem(setup, problem));
         runs.back().created = created;
     }

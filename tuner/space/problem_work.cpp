@@ -4,6 +4,7 @@
 #include "spec/load_spec.hpp"
 #include "spec/spec_scope.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 
@@ -60,14 +61,23 @@ ProblemWork problem_work(const KernelSpec& spec, const Problem& problem, const s
             throw fail(fmt::format("{} (variant {})", e.what(), variant));
         }
     };
-    if (variants.empty()) {
+    // A cost of problem variables alone is the same for every variant: evaluated once (a
+    // full space has millions of variants, and this runs before compiling and when ranking).
+    const auto per_variant = [&](const std::string& name) {
+        return std::none_of(problem.values.begin(), problem.values.end(), [&](const auto& v) { return v.first == name; });
+    };
+    const bool varies = std::any_of(cost.begin(), cost.end(), [&](const Expression& e) {
+        return std::any_of(e.names().begin(), e.names().end(), per_variant);
+    });
+    if (variants.empty() || !varies) {
         Variant first;
         for (const auto& p : spec.parameters)
             first.parameters.emplace_back(p.name, p.values.front());
-        evaluate_for(first);
+        evaluate_for(variants.empty() ? first : variants.front());
+    } else {
+        for (const Variant& v : variants)
+            evaluate_for(v);
     }
-    for (const Variant& v : variants)
-        evaluate_for(v);
     return {agreed[0]->value, agreed[1]->value};
 }
 

@@ -90,10 +90,12 @@ Expression::Expression(const std::string& text, const std::string& origin, Expre
         parser_->SetExpr(text);
         // Parse now, so syntax errors and unknown names surface when the spec is read,
         // not in the middle of an enumeration.
-        for (const auto& [name, ignored] : parser_->GetUsedVar())
+        for (const auto& [name, ignored] : parser_->GetUsedVar()) {
             if (!scope.has(name))
                 throw ExpressionError(fmt::format("{}: '{}' uses unknown name '{}' (known: {})", origin_,
                                                   text_, name, fmt::join(scope.names(), ", ")));
+            names_.push_back(name);
+        }
     } catch (const mu::ParserError& e) {
         throw ExpressionError(fmt::format("{}: cannot parse '{}': {}", origin_, text_, e.GetMsg()));
     }

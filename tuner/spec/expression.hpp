@@ -60,10 +60,13 @@ public:
 
     [[nodiscard]] const std::string& text() const { return text_; }
     [[nodiscard]] const std::string& origin() const { return origin_; }
+    // The scope's names the expression uses.
+    [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
 
 private:
     std::string text_;
     std::string origin_;
+    std::vector<std::string> names_;
     std::unique_ptr<mu::Parser> parser_;
 };
 

@@ -25,7 +25,8 @@ void iterated_local_search(SearchRun& run, const SpaceGeometry& geometry, Random
 {
     if (run.exhausted())
         return;
-    std::size_t current = run.best_guess_unevaluated().value_or(*run.random_unevaluated(random));
+    const auto guessed = run.best_guess_unevaluated();
+    std::size_t current = guessed ? *guessed : *run.random_unevaluated(random);
     run.evaluate(current);
     while (!run.exhausted()) {
         // Climb: first improvement among the neighbours, in random order.

@@ -38,7 +38,8 @@ void simulated_annealing(SearchRun& run, const SpaceGeometry& geometry, RandomSo
     if (run.exhausted())
         return;
     const std::size_t steps = std::max<std::size_t>(run.evaluations_left(), 2);
-    std::size_t current = run.best_guess_unevaluated().value_or(*run.random_unevaluated(random));
+    const auto guessed = run.best_guess_unevaluated();
+    std::size_t current = guessed ? *guessed : *run.random_unevaluated(random);
     std::optional<double> current_time = run.evaluate(current);
     for (std::size_t step = 1; !run.exhausted(); ++step) {
         auto next = random_of(geometry.adjacent(current), run, random);
