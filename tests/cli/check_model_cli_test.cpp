@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
+#include <set>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -168,6 +169,42 @@ TEST_F(CheckModelCli, ABlockTheRegistersCannotLaunchIsAPredictedFailureThatAgree
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json out = json::parse(r.out);
     EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 1, 1, 1, 0, 0}));
+}
+
+TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
+{
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0},
+                                                                       {{1024, 8}, 0.8},
+                                                                       {{1024, 96}, "RuntimeFailedConfig"}}));
+    const auto points_path = dir.path() / "points.json";
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json --points {}", spec, path.string(),
+                                   points_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(points_path);
+    ASSERT_TRUE(in) << "no points file";
+    const json rows = json::parse(in);
+    ASSERT_EQ(rows.size(), 3u);
+    std::set<std::size_t> ranks;
+    for (const json& row : rows) {
+        const bool failed = row.at("params").at("WIDTH") == 96;
+        EXPECT_EQ(row.at("measured_seconds").is_null(), failed);
+        EXPECT_EQ(row.at("predicted_failure").is_null(), !failed) << row.dump();
+        if (failed)
+            continue;
+        EXPECT_DOUBLE_EQ(row.at("measured_seconds").get<double>(),
+                         row.at("params").at("BLOCK") == 128 ? 1.0e-3 : 0.8e-3);
+        ranks.insert(row.at("predicted_rank").get<std::size_t>());
+        const json& time = row.at("predicted_time");
+        ASSERT_TRUE(time.is_object()) << row.dump();
+        EXPECT_GT(time.at("seconds").get<double>(), 0);
+        // The prediction is its largest term, and that term is the one it names.
+        double largest = 0;
+        for (const auto& [name, seconds] : time.at("terms").items())
+            largest = std::max(largest, seconds.get<double>());
+        EXPECT_DOUBLE_EQ(time.at("terms").at(time.at("bound").get<std::string>()).get<double>(), largest);
+    }
+    EXPECT_EQ(ranks, (std::set<std::size_t>{1, 2}));
 }
 
 TEST_F(CheckModelCli, ASeededSampleIsTheSameEveryRun)

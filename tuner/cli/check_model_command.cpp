@@ -15,6 +15,7 @@
 #include "spec/load_spec.hpp"
 #include "tune/model_check.hpp"
 #include "tune/tune_problem.hpp"
+#include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 
@@ -29,7 +30,7 @@ namespace autotune::cli {
 namespace {
 
 struct CheckOptions {
-    std::string spec, measured, arch, device, problem, cache;
+    std::string spec, measured, arch, device, problem, cache, points;
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     unsigned jobs = 0;
@@ -56,6 +57,33 @@ std::string params_text(const json& params)
 }
 
 std::string score_text(const std::optional<double>& value) { return value ? fmt::format("{:.3f}", *value) : "-"; }
+
+// One row per joined point: what the model said beside what was measured.
+void write_points(const std::filesystem::path& path, const MeasuredJoin& join, const TuningRun& run,
+                  const std::vector<CheckedPoint>& points)
+{
+    json rows = json::array();
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const CheckedPoint& c = points[p];
+        json predicted_time = nullptr;
+        const std::size_t i = join.point_variant[p];
+        if (i != static_cast<std::size_t>(-1) && run.ranking && run.ranking->variants[i].predicted_time) {
+            const TimePrediction& t = *run.ranking->variants[i].predicted_time;
+            json terms = json::object();
+            for (const auto& term : t.terms)
+                terms[term.name] = term.seconds;
+            predicted_time = {{"seconds", t.seconds}, {"bound", t.bound}, {"waves", t.waves}, {"terms", terms}};
+        }
+        rows.push_back({{"params", join.points[p].params},
+                        {"measured_seconds", optional_json(c.measured)},
+                        {"predicted_failure", c.predicted_failure.empty() ? json(nullptr) : json(c.predicted_failure)},
+                        {"predicted_rank", c.predicted_rank > 0 ? json(c.predicted_rank) : json(nullptr)},
+                        {"occupancy", optional_json(c.occupancy)},
+                        {"registers", c.registers ? json(*c.registers) : json(nullptr)},
+                        {"predicted_time", predicted_time}});
+    }
+    write_file_atomically(path, rows.dump(1) + "\n");
+}
 
 KernelSpec load_checked_spec(const std::string& path)
 {
@@ -116,6 +144,9 @@ int check_model(const CheckOptions& o)
     const TuningRun run = predict_problem(setup, problems.front(), join.variants);
     const std::vector<CheckedPoint> points = checked_points(join, run);
     const ModelCheck check = score_model(points);
+
+    if (!o.points.empty())
+        write_points(o.points, join, run, points);
 
     const std::string device = setup.roofline_device ? setup.roofline_device->key : "none";
     if (o.json) {
@@ -186,7 +217,7 @@ int check_model_command(const Arguments& args)
 {
     CheckOptions o;
     CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
-                     "[--json]\n\n"
+                     "[--points FILE] [--json]\n\n"
                      "Compiles the configurations a measured file holds (a Kernel Tuner cache, or an autotune\n"
                      "results file with measurements), predicts each the way `autotune run` does, and scores\n"
                      "the model against the measured times: spearman (predicted order vs time), top1_fraction\n"
@@ -205,6 +236,8 @@ int check_model_command(const Arguments& args)
         ("seed", po::value(&o.seed)->default_value(1), "K: the sample's seed")
         ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
+        ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "
+                   "predicted time with its terms) as JSON, to see where the model is wrong")
         ("json", po::bool_switch(&o.json), "print JSON")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress line");
     line.positional("spec", po::value(&o.spec));
