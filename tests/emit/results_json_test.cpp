@@ -78,7 +78,7 @@ TEST(ResultsJson, CarriesTheContractFieldsAndNullsForFailedVariants)
         EXPECT_TRUE(failed.at(field).is_null()) << field;
 }
 
-TEST(ResultsJson, TheSearchRecordsItsStrategyBudgetSeedAndEvaluations)
+TEST(ResultsJson, TheSearchRecordsItsStrategyBudgetSeedEvaluationsAndPrior)
 {
     TuningRun run = sample_run();
     EXPECT_TRUE(results_json(run).at("search").is_null()); // nothing measured: no search
@@ -93,6 +93,9 @@ TEST(ResultsJson, TheSearchRecordsItsStrategyBudgetSeedAndEvaluations)
     EXPECT_EQ(search.at("seed"), 7);
     EXPECT_EQ(search.at("candidates"), 2);
     EXPECT_EQ(search.at("evaluations"), 1);
+    EXPECT_TRUE(search.at("prior").is_null()); // learned from no other GPU
+    run.prior = "rtx3060/gemm.json";
+    EXPECT_EQ(results_json(run).at("search").at("prior"), "rtx3060/gemm.json");
     EXPECT_TRUE(search.at("budget").at("evaluations").is_null());
     EXPECT_DOUBLE_EQ(search.at("budget").at("share").get<double>(), 0.05);
     EXPECT_TRUE(search.at("budget").at("seconds").is_null());

@@ -325,6 +325,7 @@ json results_json(const TuningRun& run)
         {"search", run.search ? json{{"strategy", run.strategy},
                                      {"budget", budget_json(run.budget)},
                                      {"seed", run.seed},
+                                     {"prior", run.prior.empty() ? json(nullptr) : json(run.prior)},
                                      {"candidates", run.search->candidates},
                                      {"evaluations", run.search->evaluations},
                                      {"resumed", run.resumed}}

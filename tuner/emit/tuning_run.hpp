@@ -46,6 +46,7 @@ struct TuningRun {
     std::string strategy;                       // the strategy asked for
     Budget budget;                              // ... its budget and seed
     std::uint64_t seed = 1;
+    std::string prior;                          // the --prior file the search learned from; empty: none
     std::size_t resumed = 0;                    // measurements taken from an interrupted run's journal
     std::optional<std::pair<std::size_t, std::size_t>> shard; // (I, N): this run covers a 1/N part
     std::vector<RankFacts> facts;               // [i] belongs to variants[i]: what ranking used

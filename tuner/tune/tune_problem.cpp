@@ -245,6 +245,7 @@ TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, st
     run.strategy = setup.search.strategy;
     run.budget = setup.search.budget;
     run.seed = setup.search.seed;
+    run.prior = setup.search.prior ? setup.search.prior->source : std::string();
     run.not_measured = setup.not_measured;
 
     if (setup.progress.phase)
