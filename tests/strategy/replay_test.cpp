@@ -64,17 +64,17 @@ TEST(ReplaySpace, ReadsParametersValuesMediansAndIndices)
 TEST(ReplaySpace, ThePriorIsThePredictedFractionWithFailuresLast)
 {
     const ReplaySpace r = replay_space(small_results(), "small.json");
-    ASSERT_EQ(r.space.prior.size(), 6u);
-    EXPECT_DOUBLE_EQ(r.space.prior[0], 0.5);
-    EXPECT_DOUBLE_EQ(r.space.prior[3], 0.9);
-    EXPECT_EQ(r.space.prior[2], -std::numeric_limits<double>::infinity());
-    EXPECT_EQ(r.space.prior[4], -std::numeric_limits<double>::infinity());
+    ASSERT_EQ(r.space.predicted_score.size(), 6u);
+    EXPECT_DOUBLE_EQ(r.space.predicted_score[0], 0.5);
+    EXPECT_DOUBLE_EQ(r.space.predicted_score[3], 0.9);
+    EXPECT_EQ(r.space.predicted_score[2], -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(r.space.predicted_score[4], -std::numeric_limits<double>::infinity());
 
     // One ok variant without a prediction: no prior at all.
     json partial = small_results();
     partial["variants"][5]["predicted_fraction"] = nullptr;
-    EXPECT_TRUE(replay_space(partial, "partial.json").space.prior.empty());
-    EXPECT_TRUE(replay_space(small_results(false), "none.json").space.prior.empty());
+    EXPECT_TRUE(replay_space(partial, "partial.json").space.predicted_score.empty());
+    EXPECT_TRUE(replay_space(small_results(false), "none.json").space.predicted_score.empty());
 }
 
 TEST(ReplaySpace, AVariantWithoutAnIndexIsNumberedByItsPosition)
@@ -209,7 +209,7 @@ TEST(Replay, AnImportedKernelTunerCacheReplays)
               (std::vector<std::string>{"between_method", "block_size_x", "tile_size", "use_method"}));
     EXPECT_EQ(space.space.parameter_values[0], (std::vector<std::int64_t>{0, 1, 2, 3}));
     EXPECT_EQ(space.space.parameter_values[1].size(), 31u);
-    EXPECT_TRUE(space.space.prior.empty());
+    EXPECT_TRUE(space.space.predicted_score.empty());
     std::size_t failed = 0;
     for (const auto& m : space.medians)
         failed += m ? 0 : 1;

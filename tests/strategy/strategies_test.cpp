@@ -274,14 +274,14 @@ TEST(Strategies, ExhaustiveGoesInTheSpacesOrder)
 TEST(Strategies, ModelEvaluatesInPriorOrderHighestFirstTiesByIndexNaNLast)
 {
     SearchSpace space = small_space();
-    space.prior.resize(space.points.size());
+    space.predicted_score.resize(space.points.size());
     for (std::size_t p = 0; p < space.points.size(); ++p)
-        space.prior[p] = static_cast<double>((p * 7) % 10); // ties in groups of five
-    space.prior[3] = std::numeric_limits<double>::quiet_NaN();
-    space.prior[4] = 100;
+        space.predicted_score[p] = static_cast<double>((p * 7) % 10); // ties in groups of five
+    space.predicted_score[3] = std::numeric_limits<double>::quiet_NaN();
+    space.predicted_score[4] = 100;
     std::vector<std::size_t> expected(space.points.size());
     std::iota(expected.begin(), expected.end(), std::size_t{0});
-    const auto score = [&](std::size_t p) { return p == 3 ? -1.0 : space.prior[p]; };
+    const auto score = [&](std::size_t p) { return p == 3 ? -1.0 : space.predicted_score[p]; };
     std::stable_sort(expected.begin(), expected.end(), [&](std::size_t a, std::size_t b) { return score(a) > score(b); });
     ASSERT_EQ(expected.front(), 4u);
     ASSERT_EQ(expected.back(), 3u);
@@ -380,7 +380,7 @@ TEST(Strategies, AnEmptySpaceThrowsNamingTheStrategy)
 TEST(Strategies, AMalformedSpaceOrPriorThrows)
 {
     SearchSpace wrong_prior = small_space();
-    wrong_prior.prior = {1.0, 2.0};
+    wrong_prior.predicted_score = {1.0, 2.0};
     const Evaluate e = [](std::size_t) { return std::optional<double>(1.0); };
     EXPECT_THROW((void)run_strategy("model", wrong_prior, e, evaluations(5), 1), std::invalid_argument);
     SearchSpace stray = small_space();

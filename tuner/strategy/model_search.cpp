@@ -1,5 +1,5 @@
-// "model": the points by the prior (the model's predicted fraction of the roof), best
-// first, ties by index; without a prior by the guessed time, fastest first (unguessed
+// "model": the points by the predicted score (the model's predicted fraction of the roof), best
+// first, ties by index; without one by the guessed time, fastest first (unguessed
 // last); the space's own order when there is neither. Spends the budget
 // where the model expects the winner, and measures how good the model's ranking is.
 #include "strategy/strategies.hpp"
@@ -13,12 +13,12 @@ namespace autotune {
 
 void model_search(SearchRun& run, const SpaceGeometry&, RandomSource&)
 {
-    const auto& prior = run.space().prior;
+    const auto& score_of = run.space().predicted_score;
     std::vector<std::size_t> order(run.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    if (!prior.empty()) {
-        // A NaN prior ranks last.
-        const auto score = [&](std::size_t p) { return prior[p] == prior[p] ? prior[p] : -std::numeric_limits<double>::infinity(); };
+    if (!score_of.empty()) {
+        // A NaN score ranks last.
+        const auto score = [&](std::size_t p) { return score_of[p] == score_of[p] ? score_of[p] : -std::numeric_limits<double>::infinity(); };
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score(a) > score(b); });
     }
     else if (!run.space().guess.empty()) {

@@ -111,20 +111,20 @@ ReplaySpace replay_space(const json& results, const std::string& source, Measure
         }
     }
 
-    // The model's prediction as the prior, where the file has one for every ok variant.
-    bool have_prior = true;
-    std::vector<double> prior;
+    // The model's predicted score, where the file has one for every ok variant.
+    bool have_scores = true;
+    std::vector<double> scores;
     for (const json& v : variants) {
         const auto it = v.find("predicted_fraction");
         if (it != v.end() && it->is_number())
-            prior.push_back(it->get<double>());
+            scores.push_back(it->get<double>());
         else if (v.contains("status") && v.at("status") != "ok")
-            prior.push_back(-std::numeric_limits<double>::infinity());
+            scores.push_back(-std::numeric_limits<double>::infinity());
         else
-            have_prior = false;
+            have_scores = false;
     }
-    if (have_prior && std::any_of(prior.begin(), prior.end(), [](double p) { return std::isfinite(p); }))
-        r.space.prior = std::move(prior);
+    if (have_scores && std::any_of(scores.begin(), scores.end(), [](double p) { return std::isfinite(p); }))
+        r.space.predicted_score = std::move(scores);
 
     bool any = false;
     for (const auto& m : r.medians)

@@ -45,9 +45,9 @@ SearchTrace run_strategy(const std::string& name, const SearchSpace& space, cons
     }
     if (space.points.empty())
         throw std::invalid_argument("strategy '" + name + "': the search space is empty");
-    if (!space.prior.empty() && space.prior.size() != space.points.size())
-        throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.prior.size()) +
-                                    " prior scores for " + std::to_string(space.points.size()) + " points");
+    if (!space.predicted_score.empty() && space.predicted_score.size() != space.points.size())
+        throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.predicted_score.size()) +
+                                    " predicted scores for " + std::to_string(space.points.size()) + " points");
     for (const auto& fact : space.facts)
         if (fact.values.size() != space.points.size())
             throw std::invalid_argument("strategy '" + name + "': fact '" + fact.name + "' has " +

@@ -8,7 +8,7 @@
 namespace autotune {
 
 SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
-                            const std::vector<double>& prior, const std::vector<CompiledFacts>& facts,
+                            const std::vector<double>& predicted_score, const std::vector<CompiledFacts>& facts,
                             const std::optional<PriorResults>& prior_results)
 {
     SearchSpace space;
@@ -24,8 +24,8 @@ SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vec
             values[k].insert(variants[i].parameters[k].second);
         }
         space.points.push_back(std::move(point));
-        if (!prior.empty())
-            space.prior.push_back(prior[i]);
+        if (!predicted_score.empty())
+            space.predicted_score.push_back(predicted_score[i]);
     }
     for (const auto& v : values)
         space.parameter_values.emplace_back(v.begin(), v.end());
@@ -50,7 +50,7 @@ SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vec
 
 SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
                                  const std::vector<PredictionOutcome>& predictions, const PruneReport& pruning,
-                                 const std::vector<double>& prior, const std::vector<CompiledFacts>& facts,
+                                 const std::vector<double>& predicted_score, const std::vector<CompiledFacts>& facts,
                                  VariantMeasurer& measurer, const SearchSettings& settings)
 {
     SearchOutcome out;
@@ -64,7 +64,7 @@ SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std
     if (candidates.empty())
         return out;
 
-    const SearchSpace space = search_space_of(variants, candidates, prior, facts, settings.prior);
+    const SearchSpace space = search_space_of(variants, candidates, predicted_score, facts, settings.prior);
     const std::size_t most = settings.budget.evaluations_for(candidates.size());
     const Evaluate evaluate = [&](std::size_t point) -> std::optional<double> {
         const std::size_t i = candidates[point];

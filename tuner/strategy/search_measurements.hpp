@@ -38,22 +38,22 @@ struct SearchOutcome {
     std::size_t candidates = 0;                                  // variants it could choose from
 };
 
-// `prior[i]` is the model's score of variants[i] (higher is better): the model strategy's
+// `predicted_score[i]` is the model's score of variants[i] (higher is better): the model strategy's
 // order; `facts[i]` what the compiler and the model say of it (empty: nothing), which the
 // strategies see as features, with the predicted time as the guess unless settings.prior
-// gives measured times. Throws std::invalid_argument for an unknown strategy, or a prior
+// gives measured times. Throws std::invalid_argument for an unknown strategy, or a --prior
 // that matches no candidate (naming its file).
 [[nodiscard]] SearchOutcome search_and_measure(const std::vector<Variant>& variants,
                                                const std::vector<CompiledVariant>& compiled,
                                                const std::vector<PredictionOutcome>& predictions,
-                                               const PruneReport& pruning, const std::vector<double>& prior,
+                                               const PruneReport& pruning, const std::vector<double>& predicted_score,
                                                const std::vector<CompiledFacts>& facts, VariantMeasurer& measurer,
                                                const SearchSettings& settings);
 
-// The search space of the candidates: their parameter values (in the spec's order), prior,
+// The search space of the candidates: their parameter values (in the spec's order), the model's scores,
 // compiled facts (when given: one per variant) and the prior results' times.
 [[nodiscard]] SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vector<std::size_t>& candidates,
-                                          const std::vector<double>& prior, const std::vector<CompiledFacts>& facts = {},
+                                          const std::vector<double>& predicted_score, const std::vector<CompiledFacts>& facts = {},
                                           const std::optional<PriorResults>& prior_results = std::nullopt);
 
 } // namespace autotune

@@ -1,6 +1,6 @@
 // The search stage's view of a space: the valid points (one value per parameter), the
 // parameters' value lists (for neighbourhoods), and optionally what is known of each point
-// before it is measured: a prior score (the model's predicted fraction of the roof), facts
+// before it is measured: a predicted score (the model's predicted fraction of the roof), facts
 // (what the compiler says: registers, spills, occupancy, shared memory, the predicted time;
 // or another GPU's measured time) and a guessed time that orders the first measurements.
 // Strategies see nothing else: the same code searches a live GPU, a recorded results file
@@ -30,7 +30,7 @@ struct SearchSpace {
     std::vector<std::string> parameter_names;
     std::vector<std::vector<std::int64_t>> parameter_values; // each parameter's values, in the spec's order
     std::vector<std::vector<std::int64_t>> points;           // the valid points; points[p][k] is a value of parameter k
-    std::vector<double> prior;                               // empty, or one per point: higher is better
+    std::vector<double> predicted_score;                     // empty, or one per point: the model's score, higher is better
     std::vector<FactColumn> facts;                           // features beyond the parameters
     std::vector<double> guess; // empty, or one per point: a time guessed before measuring (lower is
                                // better; NaN: no guess), from another GPU's measurement or the model

@@ -290,14 +290,14 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         // The model's view before anything is measured: the model strategy's order.
         run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {}, setup.spec, &problem);
         const ProblemRanking predicted = rank_run(setup, problem, run);
-        std::vector<double> prior;
+        std::vector<double> predicted_score;
         for (const auto& r : predicted.variants)
-            prior.push_back(r.predicted_fraction);
+            predicted_score.push_back(r.predicted_fraction);
         const std::vector<CompiledFacts> facts = compiled_facts_of_run(run, predicted);
         if (setup.progress.phase)
             setup.progress.phase(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
                                              setup.search.strategy, problem.to_string()));
-        run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, prior, facts, *measurer,
+        run.search = search_and_measure(run.variants, run.compiled, run.predictions, run.pruning, predicted_score, facts, *measurer,
                                         setup.search);
         run.measurements = run.search->measurements;
         if (setup.progress.phase_done)
