@@ -212,6 +212,22 @@ struct Loop {
     std::size_t latch = 0; // the backward branch's position
     double trips = unknown_trips;
     bool known = false;
+    // A rotated loop (an unconditional back edge, left by a conditional branch inside, and
+    // often entered in the middle, as NVVM leaves a partly unrolled loop): the code from
+    // where it is entered to its exit test runs `trips` times, the rest once less.
+    std::size_t entry = 0;     // where execution enters: head, or a label inside
+    std::size_t exit_test = 0; // the leaving branch's position: latch, or inside
+    bool rotated = false;
+
+    // How often the instruction at `position` (inside the loop) runs per entry.
+    [[nodiscard]] double runs_at(std::size_t position) const
+    {
+        if (!rotated)
+            return trips;
+        const bool in_counted_part = entry <= exit_test ? position >= entry && position <= exit_test
+                                                        : position >= entry || position <= exit_test;
+        return in_counted_part ? trips : std::max(trips - 1, 0.0);
+    }
 };
 
 // The parameter a "[name_param_3]" operand reads: 3.
@@ -249,7 +265,7 @@ public:
         std::vector<double> weight(body_.size(), 1.0);
         for (const Loop& loop : loops_)
             for (std::size_t i = loop.head; i <= loop.latch; ++i)
-                weight[i] *= loop.trips;
+                weight[i] *= loop.runs_at(i);
         for (const Loop& loop : loops_)
             work.unknown_trip_counts += loop.known ? 0 : 1;
         for (std::size_t i = 0; i < body_.size(); ++i) {
@@ -350,8 +366,10 @@ private:
     void estimate_trips(Loop& loop) const
     {
         const PtxInstruction& latch = body_[loop.latch];
-        if (latch.guard.empty())
-            return; // an unconditional back edge: left by a break; unknown
+        if (latch.guard.empty()) {
+            estimate_rotated_trips(loop); // an unconditional back edge: left from inside
+            return;
+        }
         const PtxInstruction* test = definition(latch.guard, loop.head, loop.latch);
         if (test == nullptr || test->base() != "setp" || test->operands.size() < 3)
             return;
@@ -409,6 +427,96 @@ private:
             if (trips >= 1 && trips < 1e9) {
                 loop.trips = trips;
                 loop.known = true;
+            }
+            return;
+        }
+    }
+
+    // A loop with an unconditional back edge, left by one conditional branch inside:
+    // "@%p bra OUT" after "setp.eq.s32 %p, %r, 12", with "add.s32 %r, %r, 4" somewhere in
+    // the loop and %r entering as 0. Entered in the middle (a branch from before the loop
+    // to a label inside), the step may come after the test in a trip: the test then sees
+    // 0, 4, 8, 12 and the loop runs 4 times to it, 3 times past it. The trip count is how
+    // often the test runs; anything else stays unknown.
+    void estimate_rotated_trips(Loop& loop) const
+    {
+        std::optional<std::size_t> exit;
+        for (std::size_t i = loop.head + 1; i < loop.latch; ++i) {
+            const PtxInstruction& in = body_[i];
+            if (in.is_label() || in.base() != "bra" || in.operands.empty())
+                continue;
+            const auto target = labels_.find(in.operands.front());
+            if (target == labels_.end() || (target->second >= loop.head && target->second <= loop.latch))
+                continue;
+            if (in.guard.empty() || exit)
+                return; // left unconditionally, or more than one way out
+            exit = i;
+        }
+        if (!exit)
+            return;
+        std::size_t entry = loop.head;
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            if (i >= loop.head && i <= loop.latch)
+                continue;
+            const PtxInstruction& in = body_[i];
+            if (in.is_label() || in.base() != "bra" || in.operands.empty())
+                continue;
+            const auto target = labels_.find(in.operands.front());
+            if (target != labels_.end() && target->second > loop.head && target->second <= loop.latch) {
+                if (entry != loop.head && entry != target->second)
+                    return; // entered in more than one place
+                entry = target->second;
+            }
+        }
+        const PtxInstruction& leave = body_[*exit];
+        const PtxInstruction* test = definition(leave.guard, loop.head, *exit);
+        if (test == nullptr || test->base() != "setp" || test->operands.size() < 3)
+            return;
+        const std::size_t test_at = static_cast<std::size_t>(test - body_.data());
+        for (int side = 1; side <= 2; ++side) {
+            const std::string& variable = test->operands[side];
+            const PtxInstruction* stepper = definition(variable, loop.head, loop.latch + 1);
+            if (stepper == nullptr || (stepper->base() != "add" && stepper->base() != "sub") ||
+                stepper->operands.size() != 3 || stepper->operands[1] != variable)
+                continue;
+            auto step = immediate(stepper->operands[2]);
+            const auto bound = constant_value(test->operands[3 - side], loop.head);
+            const auto start = constant_value(variable, loop.head);
+            if (!step || *step == 0 || !bound || !start)
+                return;
+            if (stepper->base() == "sub")
+                step = -*step;
+            // Execution order within a trip starts at the entry and wraps at the latch.
+            const auto order = [&](std::size_t position) {
+                return position >= entry ? position - entry : position + (loop.latch + 1 - entry);
+            };
+            const std::size_t step_at = static_cast<std::size_t>(stepper - body_.data());
+            const std::int64_t first = *start + (order(step_at) < order(test_at) ? *step : 0);
+            const auto leaves = [&](std::int64_t value) {
+                const std::int64_t a = side == 1 ? value : *bound, b = side == 1 ? *bound : value;
+                bool holds = false;
+                if (test->has_part("eq")) holds = a == b;
+                else if (test->has_part("ne")) holds = a != b;
+                else if (test->has_part("lt") || test->has_part("lo")) holds = a < b;
+                else if (test->has_part("le") || test->has_part("ls")) holds = a <= b;
+                else if (test->has_part("gt") || test->has_part("hi")) holds = a > b;
+                else if (test->has_part("ge") || test->has_part("hs")) holds = a >= b;
+                else return std::optional<bool>();
+                return std::optional<bool>(holds != leave.guard_negated);
+            };
+            constexpr std::int64_t most_trips = 1'000'000;
+            for (std::int64_t n = 1; n <= most_trips; ++n) {
+                const auto out = leaves(first + (n - 1) * *step);
+                if (!out)
+                    return; // a comparison this does not read
+                if (*out) {
+                    loop.trips = static_cast<double>(n);
+                    loop.known = true;
+                    loop.rotated = true;
+                    loop.entry = entry;
+                    loop.exit_test = *exit;
+                    return;
+                }
             }
             return;
         }
