@@ -81,3 +81,30 @@ TEST(TimeModel, ALaunchThatCannotRunIsRefused)
 }
 
 } // namespace
+
+TEST(TimeModel, ASharedAccessTakesTheClocksTheLoadStoreUnitsNeedForAWarp)
+{
+    // 100 conflict-free shared loads (1 wavefront each) and 100 4-way conflicted ones, one
+    // warp per SM: GA100 has 32 LD/ST units an SM (a warp-wide access a clock), GA10x 16
+    // (two clocks), so only the conflict-free ones cost more on GA10x.
+    WarpWork free;
+    free.shared_wavefronts = 100;
+    free.shared_instructions = 100;
+    EXPECT_DOUBLE_EQ(predict_time(free, pipe_rates(80), shape(2, 32, 1)).seconds, 100e-9);
+    const TimePrediction ga10x = predict_time(free, pipe_rates(86), shape(2, 32, 1));
+    EXPECT_DOUBLE_EQ(ga10x.seconds, 200e-9);
+    EXPECT_EQ(ga10x.bound, "shared");
+
+    WarpWork conflicted;
+    conflicted.shared_wavefronts = 400;
+    conflicted.shared_instructions = 100;
+    EXPECT_DOUBLE_EQ(predict_time(conflicted, pipe_rates(80), shape(2, 32, 1)).seconds, 400e-9);
+    EXPECT_DOUBLE_EQ(predict_time(conflicted, pipe_rates(86), shape(2, 32, 1)).seconds, 400e-9);
+
+    // Global accesses go through the same units.
+    WarpWork global;
+    global.global_wavefronts = 100;
+    global.lsu_instructions = 100;
+    EXPECT_DOUBLE_EQ(predict_time(global, pipe_rates(89), shape(2, 32, 1)).seconds, 200e-9);
+    EXPECT_DOUBLE_EQ(predict_time(global, pipe_rates(90), shape(2, 32, 1)).seconds, 100e-9);
+}

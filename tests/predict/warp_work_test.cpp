@@ -186,3 +186,16 @@ TEST(WarpWork, IndependentWorkOverlapsWhereADependentChainWaits)
 }
 
 } // namespace
+
+TEST(WarpWork, SharedAndGlobalAccessesAreCountedAsInstructionsBesideTheirWavefronts)
+{
+    // 10 trips of a shared load, a v4 shared load (4 wavefronts, one instruction), a shuffle
+    // (registers: not an access) and a global load.
+    const WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n\tld.shared.f32 %f1, [%rd1];\n"
+                               "\tld.shared.v4.f32 {%f2, %f3, %f4, %f5}, [%rd2];\n"
+                               "\tshfl.sync.bfly.b32 %r3, %r2, 1, 31, -1;\n\tld.global.f32 %f6, [%rd3];\n"
+                               "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 10;\n\t@%p1 bra $L__BB0_1;\n");
+    EXPECT_DOUBLE_EQ(w.shared_instructions, 20);
+    EXPECT_DOUBLE_EQ(w.shared_wavefronts, 10 * (1 + 4 + 1)); // the shuffle's wavefront too
+    EXPECT_DOUBLE_EQ(w.lsu_instructions, 10);
+}

@@ -19,6 +19,10 @@ PipeRates pipe_rates(int cc)
     r.fp64 = (cc == 70 || cc == 80) ? 1 : (cc == 90 || cc == 100) ? 2 : 2.0 / 32;
     r.integer = 2;
     r.sfu = 0.5;
+    // LD/ST units per SM in the architecture whitepapers' SM diagrams: 8 per partition (32
+    // an SM) on GV100, GA100 and GH100; 4 per partition (16) on Turing TU10x, GA10x and
+    // AD10x, where a 32-lane access takes two clocks even without bank conflicts.
+    r.lsu_clocks_per_access = (cc == 75 || cc == 86 || cc == 87 || cc == 89) ? 2 : 1;
     return r;
 }
 
@@ -41,8 +45,10 @@ WaveCycles wave_cycles(const WarpWork& w, const PipeRates& r, double warps)
         {"integer", warps * w.integer / r.integer},
         {"sfu", warps * w.sfu / r.sfu},
         {"tensor", warps * w.tensor / r.tensor},
-        {"shared", warps * (w.shared_wavefronts + w.constant_loads) / r.mio},
-        {"l1", warps * (w.global_wavefronts + w.local_wavefronts) / r.lsu},
+        {"shared", warps * (std::max(w.shared_wavefronts, w.shared_instructions * r.lsu_clocks_per_access) +
+                            w.constant_loads) / r.mio},
+        {"l1", warps * std::max(w.global_wavefronts + w.local_wavefronts, w.lsu_instructions * r.lsu_clocks_per_access) /
+                   r.lsu},
     };
     double most = 0;
     for (const auto& t : terms)

@@ -6,8 +6,10 @@
 //   latency   one warp's in-order run, waiting on its operands, per wave
 //   issue     the warps' instructions through the SM's 4 schedulers
 //   fp32, fp64, fp16, integer, sfu, tensor   the same through one pipe at its rate
-//   shared    shared-memory, constant and shuffle wavefronts through the MIO (1 per clock)
-//   l1        global and local wavefronts through the load/store unit (1 per clock)
+//   shared    shared-memory, constant and shuffle wavefronts through the MIO (1 per clock);
+//             a shared access takes at least the clocks the LD/ST units need for 32 lanes
+//   l1        global and local wavefronts through the load/store unit (1 per clock), each
+//             access at least the clocks the LD/ST units need for 32 lanes
 //   dram      the launch's bytes at the device's memory bandwidth
 //
 // Rates per SM per clock come from the CUDA C++ Programming Guide's arithmetic
@@ -25,6 +27,9 @@ namespace autotune {
 // Warp instructions (or wavefronts) per SM per clock.
 struct PipeRates {
     double issue = 4, fp32 = 2, fp64 = 1, fp16 = 4, integer = 2, sfu = 0.5, tensor = 1, mio = 1, lsu = 1;
+    // Clocks the SM's load/store units take for one warp-wide shared or global access
+    // (32 lanes over its LD/ST units), however few wavefronts it moves.
+    double lsu_clocks_per_access = 1;
 };
 
 [[nodiscard]] PipeRates pipe_rates(int compute_capability);

@@ -284,13 +284,21 @@ public:
             case Pipe::integer: work.integer += slots; break;
             case Pipe::sfu: work.sfu += slots; break;
             case Pipe::tensor: work.tensor += slots; break;
-            case Pipe::shared: work.shared_wavefronts += slots; break;
+            case Pipe::shared:
+                work.shared_wavefronts += slots;
+                if (body_[i].base() != "shfl") // a shuffle moves registers, not through the LD/ST units
+                    work.shared_instructions += w;
+                break;
             case Pipe::constant: work.constant_loads += slots; break;
             case Pipe::global:
                 work.global_wavefronts += slots;
+                work.lsu_instructions += w;
                 (c.store ? work.global_store_bytes : work.global_load_bytes) += w * c.bytes;
                 break;
-            case Pipe::local: work.local_wavefronts += slots; break;
+            case Pipe::local:
+                work.local_wavefronts += slots;
+                work.lsu_instructions += w;
+                break;
             case Pipe::barrier: work.barriers += w; break;
             case Pipe::none: break;
             }
@@ -661,6 +669,7 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
         return;
     const double runs = work.static_issue > 0 ? work.issue / work.static_issue : 1.0;
     work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
+    work.lsu_instructions += accesses * runs;
     work.issue += accesses * runs;
     work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * 30; // an L1 hit each
 }

@@ -31,6 +31,10 @@ struct WarpWork {
     double constant_loads = 0;   // register-addressed ld.const (immediate ones fold into operands)
     double global_wavefronts = 0;
     double local_wavefronts = 0; // spills and stack arrays
+    // The same accesses as instructions: a warp-wide access takes at least as many clocks
+    // as the SM's load/store units need for 32 lanes, however few wavefronts it moves.
+    double shared_instructions = 0;
+    double lsu_instructions = 0; // global and local
     double global_load_bytes = 0;  // per warp, as the instructions ask (before any cache)
     double global_store_bytes = 0;
     double barriers = 0;
