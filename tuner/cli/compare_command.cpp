@@ -86,6 +86,24 @@ std::vector<ResultsDocument> read_side(const std::string& path, const char* role
     return documents;
 }
 
+// What one side holds, for saying that the sides share nothing: "copy on sm_90 (N=1024)".
+std::string holdings(const Comparison& comparison, bool base)
+{
+    std::vector<std::string> held;
+    for (const auto& e : comparison.entries)
+        if (base ? e.base.has_value() : e.next.has_value()) {
+            std::string problem;
+            for (const auto& [name, value] : e.problem.items())
+                problem += fmt::format("{}{}={}", problem.empty() ? "" : ",", name, value.dump());
+            held.push_back(fmt::format("{} on {} ({})", e.kernel, e.arch, problem));
+        }
+    constexpr std::size_t named = 3;
+    std::string text;
+    for (std::size_t i = 0; i < std::min(held.size(), named); ++i)
+        text += (i ? ", " : "") + held[i];
+    return held.size() > named ? fmt::format("{} and {} more", text, held.size() - named) : text;
+}
+
 } // namespace
 
 int compare_command(const Arguments& args)
@@ -121,6 +139,11 @@ int compare_command(const Arguments& args)
     } catch (const CompareInputError& e) {
         throw UsageError(one_line(e.what()));
     }
+    // Two sides with nothing in common compared nothing: not a pass, a mistake in the input.
+    if (comparison.compared() == 0)
+        throw UsageError(fmt::format("nothing to compare: BASE {} holds {}; NEW {} holds {}; compare matches winners by "
+                                     "kernel, arch and problem",
+                                     sides[0], holdings(comparison, true), sides[1], holdings(comparison, false)));
     if (!markdown.empty())
         write_file_atomically(markdown, comparison_markdown(comparison));
     if (as_json)
