@@ -4,6 +4,7 @@
 // the check, or every reader takes the document without a JSON library error.
 #include "arch/arch_target.hpp"
 #include "emit/markdown_report.hpp"
+#include "emit/merge_results.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/registers_svg.hpp"
 #include "emit/results_shape.hpp"
@@ -404,6 +405,46 @@ TEST(ResultsShape, NoEditOfAnImportedSpaceReachesAReaderAsAJsonLibraryError)
     const SweepCount imported = sweep(imported_space(), json::json_pointer(), {0, 1});
     std::cout << fmt::format("edits: {} of an imported space ({} refused)\n", imported.edits, imported.refused);
     EXPECT_GT(imported.refused, 0u);
+}
+
+// Shard I of 2 of a measured run: every second variant from the I-th, its best the winner.
+json shard_part(const json& whole, std::size_t shard)
+{
+    json part = whole;
+    part["shard"] = {{"index", shard}, {"count", 2}};
+    json variants = json::array();
+    for (std::size_t i = shard; i < whole.at("variants").size(); i += 2)
+        variants.push_back(whole.at("variants").at(i));
+    part["space"]["valid"] = variants.size();
+    const json* best = nullptr;
+    for (const auto& v : variants)
+        if (!v.at("rank").is_null() && (!best || v.at("rank") < best->at("rank")))
+            best = &v;
+    json& problem = part["problems"][0];
+    problem["winner"]["index"] = best->at("index");
+    problem["winner"]["params"] = best->at("params");
+    problem["nvcc_builds"][0]["index"] = best->at("index");
+    problem["winner_as_built_by_nvcc"]["index"] = best->at("index");
+    problem["winner_as_built_by_nvcc"]["params"] = best->at("params");
+    part["variants"] = std::move(variants);
+    return part;
+}
+
+TEST(ResultsShape, NoEditOfAShardPartReachesMergeAsAJsonLibraryError)
+{
+    const json whole = measured_copy();
+    const json first = shard_part(whole, 0);
+    const json second = shard_part(whole, 1);
+    ASSERT_EQ(refusal(first), "");
+    ASSERT_EQ(refusal(second), "");
+    ASSERT_EQ(merge_results({first, second}, {"part0.json", "r.json"}).at("variants").size(), whole.at("variants").size());
+    const auto merge = [&](const json& edited) {
+        answered([&] { (void)merge_results({first, edited}, {"part0.json", "r.json"}); });
+    };
+    const SweepCount parts = sweep(second, json::json_pointer(), {0}, merge);
+    std::cout << fmt::format("edits: {} of a shard's part given to merge ({} refused by the check)\n", parts.edits,
+                             parts.refused);
+    EXPECT_GT(parts.refused, 0u);
 }
 
 } // namespace
