@@ -273,6 +273,31 @@ TEST_F(CompareCli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
     }
 }
 
+// Two sides that share no kernel, arch and problem compared nothing: bad input naming both,
+// not a pass.
+TEST_F(CompareCli, SidesWithNothingInCommonAreBadInputNamingBoth)
+{
+    json other_kernel = measured(1e-3, 0.01);
+    other_kernel["kernel"] = "triad";
+    json other_arch = measured(1e-3, 0.01);
+    other_arch["arch"] = "sm_80";
+    json other_problem = measured(1e-3, 0.01);
+    other_problem["problems"][0]["variables"]["N"] = 12345;
+    const std::string base = write("base/sm_90/copy.json", measured(1e-3, 0.01));
+    const std::vector<std::pair<json, std::string>> cases{{other_kernel, "triad on sm_90"}, {other_arch, "copy on sm_80"},
+                                                          {other_problem, "copy on sm_90 (N=12345)"}};
+    for (const auto& [next, held] : cases) {
+        const std::string file = write("new/sm_90/other.json", next);
+        const auto r = autotune(fmt::format("compare {} {} --markdown {}", base, file, (dir.path() / "out.md").string()));
+        EXPECT_EQ(r.exit_code, 2) << held << "\n" << r.out << r.err;
+        EXPECT_THAT(r.err, HasSubstr(fmt::format("nothing to compare: BASE {} holds copy on sm_90", base))) << held;
+        EXPECT_THAT(r.err, HasSubstr(fmt::format("NEW {} holds {}", file, held))) << held;
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.md"));
+    }
+}
+
 TEST_F(CompareCli, IsListedInTheUsageAndHasHelp)
 {
     auto r = autotune("--help");

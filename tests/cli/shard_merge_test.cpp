@@ -2,6 +2,7 @@
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -83,6 +84,7 @@ TEST_F(Sharding, MergeKeepsEveryPartsNvccBuildsAndTheFastestWinnerAsNvccBuildsIt
     const double medians[] = {0.003, 0.002};
     for (int i = 0; i < 2; ++i) {
         json part = results(fmt::format("copy.shard-{}-of-2.json", i));
+        part["device"] = {{"name", "NVIDIA H100 80GB HBM3"}}; // where the nvcc builds were measured
         const json& v = part.at("variants").at(0);
         part["problems"][0]["nvcc_builds"] = json::array(
             {{{"index", v.at("index")}, {"same_machine_code", true}, {"sass_sha256", "x"}, {"median_seconds", medians[i]},
@@ -138,6 +140,96 @@ TEST_F(Sharding, IncompleteOrRepeatedPartsAndBadShardsAreBadInput)
         EXPECT_EQ(r.exit_code, 2) << bad;
         EXPECT_THAT(r.err, HasSubstr("--shard")) << bad;
     }
+}
+
+// Merge is the last look at a sharded run before its parts are deleted: a part that lost
+// variants, a part of another run, or a record autotune never writes is refused, naming the
+// part (its file) and what is missing, and nothing is written.
+class ShardParts : public Sharding {
+protected:
+    void SetUp() override
+    {
+        for (int i = 0; i < 3; ++i)
+            ASSERT_EQ(autotune(fmt::format("copy --arch sm_90 --compile-only --quiet --shard {}/3 --out {}", i, out()))
+                          .exit_code,
+                      0);
+    }
+    json part(int i) { return results(fmt::format("copy.shard-{}-of-3.json", i)); }
+    // The three parts, part `edited` replaced by `document`; returns the merge's outcome.
+    test::CommandResult merge_with(int edited, const json& document)
+    {
+        std::string paths;
+        for (int i = 0; i < 3; ++i) {
+            const auto path = dir.path() / fmt::format("part{}.json", i);
+            std::ofstream(path) << (i == edited ? document : part(i)).dump(2);
+            paths += path.string() + " ";
+        }
+        return autotune(fmt::format("merge {}-o {}", paths, merged().string()));
+    }
+    std::string part_path(int i) const { return (dir.path() / fmt::format("part{}.json", i)).string(); }
+    std::filesystem::path merged() const { return dir.path() / "merged.json"; }
+    static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+    void expect_refused(const test::CommandResult& r, int blamed, const std::string& said)
+    {
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_THAT(r.err, HasSubstr(part_path(blamed) + ": " + said));
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(merged()));
+    }
+};
+
+TEST_F(ShardParts, APartCutShortIsNamedWithTheIndicesItLacks)
+{
+    // Cut to its winner alone: a file that still reads as a results file of its own.
+    json cut = part(1);
+    std::vector<std::size_t> lost;
+    json kept = json::array();
+    for (const auto& v : cut.at("variants"))
+        if (v.at("index") == cut.at("problems").at(0).at("winner").at("index"))
+            kept.push_back(v);
+        else
+            lost.push_back(v.at("index").get<std::size_t>());
+    ASSERT_EQ(kept.size(), 1u);
+    const std::size_t share = cut.at("variants").size();
+    cut["variants"] = kept;
+    expect_refused(merge_with(1, cut), 1,
+                   fmt::format("shard 1 of 3 lacks {} of its {} variants: {}", lost.size(), share, fmt::join(lost, ", ")));
+    // Its count edited to match: the parts no longer take turns in index order.
+    cut["space"]["valid"] = 1;
+    const auto r = merge_with(1, cut);
+    expect_refused(r, 1, "shard 1 of 3 lacks a variant between");
+}
+
+TEST_F(ShardParts, APartOfAnotherRunIsNamed)
+{
+    json other = part(2);
+    other["arch"] = "sm_80";
+    expect_refused(merge_with(2, other), 2, "arch is \"sm_80\", but \"sm_90\" in " + part_path(0));
+    other = part(2);
+    other["spec_sha256"] = std::string(64, '0');
+    expect_refused(merge_with(2, other), 2, "spec_sha256 is");
+    other = part(2);
+    other["shard"]["count"] = 4;
+    expect_refused(merge_with(2, other), 2, "shard.count is 4, but 3 in " + part_path(0));
+    other = part(2);
+    other["space"]["combinations"] = 99;
+    expect_refused(merge_with(2, other), 2, "space.combinations is 99");
+}
+
+TEST_F(ShardParts, AnErrorInOnePartIsBlamedOnThatPart)
+{
+    json edited = part(2);
+    edited["variants"][4]["status"] = "fine";
+    expect_refused(merge_with(2, edited), 2, "variants[4].status: 'fine' is not a status autotune writes");
+    // A variant whose parameters the spec does not have: the part it came from is named.
+    edited = part(2);
+    json& compiled = *std::find_if(edited["variants"].begin(), edited["variants"].end(),
+                                   [](const json& v) { return v.at("status") == "ok"; });
+    compiled["params"]["BLOCK"] = 96;
+    const auto r = merge_with(2, edited);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(part_path(2)));
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr(part_path(0))));
 }
 
 TEST_F(Sharding, AnUnknownStrategyOrBudgetIsBadInput)

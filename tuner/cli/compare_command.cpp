@@ -36,6 +36,13 @@ void add_problems(const fs::path& path, std::vector<ResultsDocument>& documents)
     } catch (const std::invalid_argument& e) {
         throw UsageError(one_line(e.what()));
     }
+    // Kernel Tuner names the GPU, not its architecture; one no table knows has none.
+    if (document.at("arch").is_null())
+        throw UsageError(fmt::format("{}: an imported Kernel Tuner space whose device ({}) maps to no architecture; "
+                                     "compare matches results by kernel, arch and problem",
+                                     path.string(),
+                                     document.at("device").is_null() ? "not named"
+                                                                     : document.at("device").at("name").get<std::string>()));
     try {
         for (json& view : problem_views(std::move(document)))
             documents.push_back({path.string(), std::move(view)});
@@ -76,9 +83,25 @@ std::vector<ResultsDocument> read_side(const std::string& path, const char* role
     } else {
         add_problems(path, documents);
     }
-    for (const auto& d : documents)
-        check_results_document(d.document, d.source);
     return documents;
+}
+
+// What one side holds, for saying that the sides share nothing: "copy on sm_90 (N=1024)".
+std::string holdings(const Comparison& comparison, bool base)
+{
+    std::vector<std::string> held;
+    for (const auto& e : comparison.entries)
+        if (base ? e.base.has_value() : e.next.has_value()) {
+            std::string problem;
+            for (const auto& [name, value] : e.problem.items())
+                problem += fmt::format("{}{}={}", problem.empty() ? "" : ",", name, value.dump());
+            held.push_back(fmt::format("{} on {} ({})", e.kernel, e.arch, problem));
+        }
+    constexpr std::size_t named = 3;
+    std::string text;
+    for (std::size_t i = 0; i < std::min(held.size(), named); ++i)
+        text += (i ? ", " : "") + held[i];
+    return held.size() > named ? fmt::format("{} and {} more", text, held.size() - named) : text;
 }
 
 } // namespace
@@ -116,6 +139,11 @@ int compare_command(const Arguments& args)
     } catch (const CompareInputError& e) {
         throw UsageError(one_line(e.what()));
     }
+    // Two sides with nothing in common compared nothing: not a pass, a mistake in the input.
+    if (comparison.compared() == 0)
+        throw UsageError(fmt::format("nothing to compare: BASE {} holds {}; NEW {} holds {}; compare matches winners by "
+                                     "kernel, arch and problem",
+                                     sides[0], holdings(comparison, true), sides[1], holdings(comparison, false)));
     if (!markdown.empty())
         write_file_atomically(markdown, comparison_markdown(comparison));
     if (as_json)

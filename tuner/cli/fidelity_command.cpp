@@ -10,6 +10,7 @@
 #include "emit/results_reader.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
+#include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 
 #include <boost/program_options.hpp>
@@ -93,9 +94,11 @@ int fidelity_command(const Arguments& args)
 
     const TunedVariants tuned = [&] {
         try {
-            return select_variants(read_results_file(results_path), results_path, limit);
+            return select_variants(read_tuning_run_file(results_path, "autotune fidelity rebuilds variants from their "
+                                                                      "spec, and an import has none"),
+                                   results_path, limit);
         } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
+            throw UsageError(one_line(e.what()));
         }
     }();
     const auto builds = consumer_builds(nvcc_flags, line.given("nvcc-flags"));

@@ -71,7 +71,10 @@ HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_path
     try {
         for (const auto& path : results_paths) {
             // One entry set per tuned problem: a file may hold several (a spec's [[problems]]).
-            for (const json& results : problem_views(read_results_file(path)))
+            const json document = read_tuning_run_file(
+                path, "autotune header builds from a tuning run's compiled variants (launch shape, register policy), "
+                      "which an import does not record");
+            for (const json& results : problem_views(document))
                 for (HeaderEntry& entry : header_entries(results, path)) {
                     if (check)
                         check_with_nvcc(entry, results, path, outcome.mismatches);

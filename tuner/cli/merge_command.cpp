@@ -7,6 +7,7 @@
 #include "emit/merge_results.hpp"
 #include "emit/results_reader.hpp"
 #include "util/atomic_file.hpp"
+#include "util/one_line.hpp"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -33,12 +34,13 @@ int merge_command(const Arguments& args)
     try {
         std::vector<nlohmann::ordered_json> parts;
         for (const auto& path : paths)
-            parts.push_back(read_results_file(path));
+            parts.push_back(read_tuning_run_file(path, "autotune merge combines the parts of one sharded tuning run "
+                                                       "(--shard I/N)"));
         const nlohmann::ordered_json merged = merge_results(parts, paths);
         variants = merged.at("variants").size();
         write_file_atomically(output, merged.dump(2) + "\n");
     } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
+        throw UsageError(one_line(e.what()));
     }
     print_written(json, {{"written", {output}}, {"parts", paths}, {"variants", variants}},
                   "merged " + std::to_string(paths.size()) + " parts into " + output + "\n");

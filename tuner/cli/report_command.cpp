@@ -40,34 +40,52 @@ int report_command(const Arguments& args)
     if (paths.empty())
         throw UsageError("autotune report needs results files, e.g. results/sm_90/gemm.json");
 
-    // Read everything first: a bad file is bad input, and nothing is written. Each tuned
-    // problem of a file (a spec's [[problems]]) gets its own section and plot.
+    // Read everything first, the peers files beside the results included: a bad file is bad
+    // input, and nothing is written. Each tuned problem of a file (a spec's [[problems]])
+    // gets its own section and plot.
     struct Section {
         std::string path;
         json view;
         std::string plot_suffix; // "-p2" for a file's second problem; empty for a one-problem file
+        std::vector<PeerComparison> peers;
+        std::string peers_path;
+        bool peers_found = false;
     };
     std::vector<Section> sections;
     for (const auto& path : paths) {
-        json document;
+        std::vector<json> views;
         try {
-            document = read_results_file(path);
+            views = problem_views(read_tuning_run_file(
+                path, "autotune report draws the model's figures of a tuning run (flops, ceilings, ranks), which an "
+                      "import does not record; replay, compare and export t4 read it"));
         } catch (const std::invalid_argument& e) {
             throw UsageError(one_line(e.what()));
         }
-        if (!document.contains("problems") || !document.contains("variants"))
-            throw UsageError(fmt::format("results file '{}' has no ranked problems (written by an older autotune?)", path));
-        try {
-            auto views = problem_views(document);
-            for (std::size_t k = 0; k < views.size(); ++k)
-                sections.push_back({path, std::move(views[k]), views.size() > 1 ? fmt::format("-p{}", k + 1) : ""});
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(fmt::format("results file '{}': {}", path, e.what()));
+        // The peers measured on the same device sit next to the results: <arch>/peers.json.
+        const auto peers_path = std::filesystem::path(path).parent_path() / "peers.json";
+        const bool found = std::filesystem::exists(peers_path);
+        json peers;
+        if (found)
+            try {
+                peers = json::parse(std::ifstream(peers_path));
+            } catch (const json::exception& e) {
+                throw UsageError(fmt::format("peers file '{}' is not valid JSON: {}", peers_path.string(), one_line(e.what())));
+            }
+        for (std::size_t k = 0; k < views.size(); ++k) {
+            Section section{path, std::move(views[k]), views.size() > 1 ? fmt::format("-p{}", k + 1) : "", {},
+                            peers_path.string(), found};
+            if (found)
+                try {
+                    section.peers = compare_with_peers(section.view, peers, path, peers_path.string());
+                } catch (const std::exception& e) {
+                    throw UsageError(fmt::format("peers file '{}': {}", peers_path.string(), one_line(e.what())));
+                }
+            sections.push_back(std::move(section));
         }
     }
     std::string md = "# autotune report\n\n";
     std::vector<std::string> written;
-    for (const auto& [path, d, plot_suffix] : sections) {
+    for (const auto& [path, d, plot_suffix, peers, peers_path, peers_found] : sections) {
         const std::string device = d.at("device").is_null() ? "predicted" : device_slug(d.at("device").at("name").get<std::string>());
         const std::string stem = fmt::format("{}-{}-{}{}", d.at("kernel").get<std::string>(), d.at("arch").get<std::string>(),
                                              device, plot_suffix);
@@ -83,17 +101,7 @@ int report_command(const Arguments& args)
                 std::cerr << "autotune: " << path << ": no " << alt << " plot: " << e.what() << "\n";
             }
         md += markdown_report_section(d, pictures);
-        // The peers measured on the same device sit next to the results: <arch>/peers.json.
-        const auto peers_path = std::filesystem::path(path).parent_path() / "peers.json";
-        const bool found = std::filesystem::exists(peers_path);
-        std::vector<PeerComparison> comparisons;
-        if (found)
-            try {
-                comparisons = compare_with_peers(d, json::parse(std::ifstream(peers_path)), path, peers_path.string());
-            } catch (const std::exception& e) {
-                throw UsageError(fmt::format("peers file '{}': {}", peers_path.string(), e.what()));
-            }
-        md += markdown_peer_section(comparisons, peers_path.string(), found);
+        md += markdown_peer_section(peers, peers_path, peers_found);
     }
     const auto report = std::filesystem::path(out_dir) / "report.md";
     write_file_atomically(report, md);

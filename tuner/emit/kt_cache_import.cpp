@@ -96,7 +96,9 @@ json summary_json(const SampleSummary& s)
             {"median_noise", s.median_noise}};
 }
 
-bool valid_ms(const json& value) { return value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() >= 0; }
+// A time Kernel Tuner measured: finite and above 0 (no kernel takes no time; a 0 is a
+// broken record, and would rank first).
+bool valid_ms(const json& value) { return value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0; }
 
 // The samples of a measured configuration in seconds: "times" (ms), else the one "time".
 std::optional<std::vector<double>> samples_seconds(const json& entry)

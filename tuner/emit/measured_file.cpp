@@ -2,6 +2,7 @@
 
 #include "emit/kt_cache_import.hpp"
 #include "emit/problem_views.hpp"
+#include "emit/results_shape.hpp"
 #include "strategy/replay.hpp"
 
 #include <cmath>
@@ -26,7 +27,7 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
         const json& time = entry.at("time");
         if (time.is_string())
             c.failure = time.get<std::string>();
-        else if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() >= 0)
+        else if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() > 0) // 0: no kernel takes no time
             c.seconds = time.get<double>() / 1000.0;
         else
             throw KtCacheError(fmt::format("'{}': configuration {} has no valid time ({})", path, index, time.dump()));
@@ -37,10 +38,7 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
 
 MeasuredFile results_measurements(const json& document, const std::string& path)
 {
-    for (const char* field : {"kernel", "variants"})
-        if (!document.is_object() || !document.contains(field))
-            throw std::invalid_argument(
-                fmt::format("'{}' is neither a Kernel Tuner cache nor an autotune results file (no \"{}\")", path, field));
+    check_results_shape(document, path); // what is neither a cache nor a results file is refused as the latter
     const std::vector<json> views = problem_views(document);
     if (views.size() != 1)
         throw std::invalid_argument(fmt::format("'{}' holds {} problems; check-model takes a file of one", path, views.size()));
@@ -49,8 +47,6 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
     if (document.contains("device") && document.at("device").is_object() && document.at("device").contains("name"))
         out.device = document.at("device").at("name").get<std::string>();
     for (const json& v : views.front().at("variants")) {
-        if (!v.is_object() || !v.contains("params") || !v.at("params").is_object())
-            throw std::invalid_argument(fmt::format("'{}': a variant without \"params\"", path));
         if (out.parameters.empty())
             for (const auto& [name, value] : v.at("params").items())
                 out.parameters.push_back(name);

@@ -4,7 +4,9 @@
 #include "emit/problem_views.hpp"
 #include "emit/results_json.hpp"
 #include "emit/results_reader.hpp"
+#include "emit/shard_parts.hpp"
 #include "rank/rank_problem.hpp"
+#include "space/enumerate_space.hpp"
 #include "strategy/prune_variants.hpp"
 
 #include <algorithm>
@@ -76,55 +78,53 @@ RankFacts facts_of_record(const json& v)
     return f;
 }
 
-void require_same(const std::vector<json>& parts, const std::vector<std::string>& paths, const char* field)
+SpaceSelection selection_of(const json& view)
 {
-    for (std::size_t i = 1; i < parts.size(); ++i)
-        if (parts[i].value(field, json()) != parts[0].value(field, json()))
-            throw std::invalid_argument(fmt::format("{} and {} are parts of different runs: their '{}' differ", paths[0],
-                                                    paths[i], field));
+    return view.at("space").value("selection", "default") == "full" ? SpaceSelection::full : SpaceSelection::default_space;
 }
 
 // The parts' records of one problem merged.
 json merge_problem(const std::vector<json>& parts, const std::vector<std::string>& paths)
 {
-    for (const char* field : {"kernel", "spec", "arch", "problem", "compiler", "device"})
-        require_same(parts, paths, field);
-    // Every shard of the run, each once.
-    std::set<std::size_t> shards;
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        const json& shard = parts[i].value("shard", json());
-        if (shard.is_null())
-            throw std::invalid_argument(fmt::format("{}: not a shard's part (it has no 'shard')", paths[i]));
-        count = shard.at("count").get<std::size_t>();
-        if (!shards.insert(shard.at("index").get<std::size_t>()).second)
-            throw std::invalid_argument(fmt::format("{}: shard {} is given twice", paths[i], shard.at("index").get<std::size_t>()));
-    }
-    if (shards.size() != count || *shards.rbegin() != count - 1)
-        throw std::invalid_argument(fmt::format("the parts hold {} of the {} shards", shards.size(), count));
+    std::vector<ShardPart> shard_parts;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        shard_parts.push_back({&parts[i], paths[i]});
+    check_same_sharded_run(shard_parts);
+    // The space as the spec has it now: what the shards together must hold.
+    const ResultsContext context = results_context(parts[0], paths[0]);
+    std::vector<std::size_t> space;
+    for (const auto& v : enumerate_space(context.spec, context.problem, selection_of(parts[0])).variants)
+        space.push_back(v.index);
+    check_shards_complete(shard_parts, space);
 
     json merged = parts[0];
     merged["shard"] = nullptr; // as an unsharded run writes it
+    // Each variant with the part it came from, so that what is wrong with it names that file.
+    std::vector<std::pair<json, const std::string*>> records;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        for (const auto& v : parts[i].at("variants"))
+            records.emplace_back(v, &paths[i]);
+    std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
+        return a.first.at("index").template get<std::size_t>() < b.first.at("index").template get<std::size_t>();
+    });
+    for (std::size_t i = 1; i < records.size(); ++i)
+        if (records[i].first.at("index") == records[i - 1].first.at("index"))
+            throw std::invalid_argument(fmt::format("variant {} is in two parts: {} and {}",
+                                                    records[i].first.at("index").get<std::size_t>(), *records[i - 1].second,
+                                                    *records[i].second));
     json variants = json::array();
-    for (const auto& part : parts)
-        for (const auto& v : part.at("variants"))
-            variants.push_back(v);
-    std::sort(variants.begin(), variants.end(),
-              [](const json& a, const json& b) { return a.at("index").get<std::size_t>() < b.at("index").get<std::size_t>(); });
-    for (std::size_t i = 1; i < variants.size(); ++i)
-        if (variants[i].at("index") == variants[i - 1].at("index"))
-            throw std::invalid_argument(fmt::format("variant {} is in two parts", variants[i].at("index").get<std::size_t>()));
+    for (const auto& [v, path] : records)
+        variants.push_back(v);
 
     // Duplicates across the whole space: the first member of a group is the one measured,
     // as in an unsharded run, and the others carry its outcome.
-    const ResultsContext context = results_context(parts[0], paths[0]);
     std::map<std::string, std::size_t> first_of_key;
     std::size_t duplicates = 0;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         json& v = variants[i];
         if (v.at("sass_sha256").is_null() || v.at("status") == "pruned")
             continue;
-        const std::string key = run_identity(context.spec, context.problem, variant_of_record(context, v, paths[0]),
+        const std::string key = run_identity(context.spec, context.problem, variant_of_record(context, v, *records[i].second),
                                              v.at("sass_sha256").get<std::string>(), v.at("registers").get<int>(),
                                              v.at("shared_static").get<std::int64_t>());
         const auto [it, first] = first_of_key.emplace(key, i);
@@ -221,8 +221,8 @@ json merge_results(const std::vector<json>& parts, const std::vector<std::string
         views.push_back(problem_views(part));
     for (std::size_t i = 1; i < parts.size(); ++i)
         if (views[i].size() != views[0].size())
-            throw std::invalid_argument(fmt::format("{} and {} are parts of different runs: {} problems against {}",
-                                                    paths[0], paths[i], views[0].size(), views[i].size()));
+            throw std::invalid_argument(fmt::format("{}: {} problems, but {} in {}: the parts are not of one sharded run",
+                                                    paths[i], views[i].size(), views[0].size(), paths[0]));
     std::vector<json> merged;
     for (std::size_t k = 0; k < views[0].size(); ++k) {
         std::vector<json> problem_parts;

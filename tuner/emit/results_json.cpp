@@ -297,6 +297,7 @@ json results_json(const TuningRun& run)
         {"tool", tool_json()},
         {"kernel", run.kernel},
         {"spec", run.spec_path},
+        {"spec_sha256", run.spec_sha256},
         {"arch", run.arch},
         {"nvrtc_version", run.nvrtc_version},
         {"compiler", to_string(run.compiler)},

@@ -1,6 +1,6 @@
 #include "emit/results_reader.hpp"
 
-#include "emit/results_json.hpp"
+#include "emit/results_shape.hpp"
 #include "space/variant_from_values.hpp"
 #include "spec/load_spec.hpp"
 #include "util/project_paths.hpp"
@@ -24,22 +24,16 @@ json read_results_file(const std::filesystem::path& path)
     } catch (const json::exception& e) {
         throw std::invalid_argument(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what()));
     }
-    if (!results.is_object())
-        throw std::invalid_argument(fmt::format("{}: not an autotune results file (not a JSON object)", path.string()));
-    // A file without schema_version predates it (version 1), which this build still reads.
-    if (results.contains("schema_version")) {
-        const json& version = results.at("schema_version");
-        if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
-            throw std::invalid_argument(fmt::format("{}: schema_version {} is not a version number", path.string(),
-                                                    version.dump()));
-        if (version.get<std::int64_t>() > results_schema_version)
-            throw std::invalid_argument(fmt::format("{}: results schema version {}; this autotune reads schema versions "
-                                                    "up to {} (a newer autotune wrote it)",
-                                                    path.string(), version.get<std::int64_t>(), results_schema_version));
-    }
-    for (const char* field : {"kernel", "spec", "arch", "problem", "variants"})
-        if (!results.contains(field))
-            throw std::invalid_argument(fmt::format("{}: not an autotune results file (no '{}')", path.string(), field));
+    check_results_shape(results, path.string());
+    return results;
+}
+
+json read_tuning_run_file(const std::filesystem::path& path, std::string_view needs)
+{
+    json results = read_results_file(path);
+    if (results_origin(results) == ResultsOrigin::imported)
+        throw std::invalid_argument(fmt::format("{}: an imported Kernel Tuner space ({}); {}", path.string(),
+                                                results.at("imported_from").get<std::string>(), needs));
     return results;
 }
 

@@ -1,5 +1,7 @@
-// Reading a results file back into what produced it — the spec, the problem, the arch and
-// the variants it names — for the commands that rebuild variants (fidelity, header).
+// Reading a results file: the one place every command that takes one (header, report,
+// fidelity, merge, compare, replay, export, check-model, --prior) reads it, its shape
+// checked once (results_shape.hpp); and reading it back into what produced it — the spec,
+// the problem, the arch and the variants it names — for the commands that rebuild variants.
 #pragma once
 
 #include "arch/arch_target.hpp"
@@ -10,13 +12,20 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace autotune {
 
 // Throws std::invalid_argument naming the path: missing, not JSON, not a results file, or
-// of a newer schema_version than results_schema_version.
+// of a newer schema_version than results_schema_version; JsonShapeError naming the path
+// and the JSON path of the first field that is not what autotune writes.
 [[nodiscard]] nlohmann::ordered_json read_results_file(const std::filesystem::path& path);
+
+// The same, for a command that needs what only a tuning run records (compiled variants, a
+// spec, the model's figures): an imported Kernel Tuner space is refused in one line naming
+// the file, ending with `needs`, why this command cannot use it.
+[[nodiscard]] nlohmann::ordered_json read_tuning_run_file(const std::filesystem::path& path, std::string_view needs);
 
 struct ResultsContext {
     KernelSpec spec;

@@ -36,6 +36,9 @@ std::string roofline_view(const json& results, const PlotFrame& frame)
     const double compute = ceilings.at("compute_gflops").get<double>();
     const double bandwidth = ceilings.at("bandwidth_gbs").get<double>();
     const double ridge = compute / bandwidth;
+    // A problem that moves no bytes has no intensity (null) to place on the x axis.
+    if (!problem.at("intensity").is_number())
+        throw std::invalid_argument("the problem moves no bytes: it has no operational intensity to place");
     const double intensity = problem.at("intensity").get<double>();
     const auto points = plotted_variants(results, false);
     const bool measured = std::any_of(points.begin(), points.end(), [](const auto& p) { return p.measured.has_value(); });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <fmt/format.h>
 #include <numbers>
 
@@ -125,6 +126,9 @@ Axis zero_based_axis(double highest, double pixel_lo, double pixel_hi)
 
 Axis fitted_axis(double lowest, double highest, bool log, double margin, double pixel_lo, double pixel_hi)
 {
+    // A logarithmic axis has no place for 0 or a negative value (its ticks would never end).
+    if (log && !(lowest > 0 && std::isfinite(lowest) && highest > 0 && std::isfinite(highest)))
+        throw std::invalid_argument(fmt::format("{} to {} cannot be drawn on a logarithmic axis", lowest, highest));
     if (log)
         return {lowest / margin, highest * margin, true, pixel_lo, pixel_hi};
     const double span = highest > lowest ? highest - lowest : std::max(std::abs(highest) * 0.1, 1.0);

@@ -42,7 +42,8 @@ struct Axis {
 // [0, a round value at most 1.25× `highest`] for values that start at zero.
 [[nodiscard]] Axis zero_based_axis(double highest, double pixel_lo, double pixel_hi);
 // [lowest, highest] widened by `margin` on each side (a factor on a log axis, a fraction
-// of the span on a linear one), so every value sits inside, none on the frame.
+// of the span on a linear one), so every value sits inside, none on the frame. Throws
+// std::invalid_argument for a logarithmic axis over a value that is not positive.
 [[nodiscard]] Axis fitted_axis(double lowest, double highest, bool log, double margin, double pixel_lo, double pixel_hi);
 
 struct TextStyle {

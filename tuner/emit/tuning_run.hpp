@@ -24,6 +24,7 @@ namespace autotune {
 struct TuningRun {
     std::string kernel;
     std::string spec_path;       // relative to the project where possible
+    std::string spec_sha256;     // of the spec file's bytes
     std::string arch;            // "sm_90"
     std::string nvrtc_version;   // "13.0"
     std::string created;         // UTC time of the run, "2026-11-29T05:43:09Z" (the run facts file only)

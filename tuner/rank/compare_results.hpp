@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -104,6 +105,12 @@ struct Comparison {
     std::vector<ComparisonEntry> entries; // ordered by kernel, arch, problem
     [[nodiscard]] std::size_t count(CompareVerdict verdict) const;
     [[nodiscard]] std::size_t regressions() const { return count(CompareVerdict::slower); }
+    // Entries found on both sides: 0 when BASE and NEW share no kernel, arch and problem.
+    [[nodiscard]] std::size_t compared() const
+    {
+        return static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(),
+                                                      [](const ComparisonEntry& e) { return e.base && e.next; }));
+    }
 };
 
 // Throws CompareInputError (see check_results_document; also for a duplicate entry on

@@ -11,14 +11,25 @@
 #include "space/check_problem.hpp"
 #include "space/reference_variant.hpp"
 #include "util/project_paths.hpp"
+#include "util/sha256.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <fmt/format.h>
 #include <numeric>
 
 namespace autotune {
 namespace {
+
+// A file's bytes hashed: which spec a results file came from, so that the parts of a
+// sharded run are known to be of one spec.
+std::string file_sha256(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return sha256_hex(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+}
 
 // A deterministic 1/N of the variants: every N-th in enumeration order, from the I-th, so
 // the parts are balanced and together are the whole space.
@@ -231,6 +242,7 @@ TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, st
     TuningRun run;
     run.kernel = spec.name;
     run.spec_path = portable_path(spec.spec_path, setup.compile.project_root);
+    run.spec_sha256 = file_sha256(spec.spec_path);
     run.arch = setup.arch.name();
     run.nvrtc_version = nvrtc_version();
     run.roofline_device = setup.roofline_device;
