@@ -122,6 +122,19 @@ protected:
             expect_one_line_naming_the_spec(error, path);
         }
     }
+    // Each change (from, to) of the spec gives one line naming the spec that holds `expected`
+    // and `also`.
+    using Change = std::pair<std::pair<std::string, std::string>, std::string>;
+    void expect_changed_errors(const std::vector<Change>& cases, const std::string& also)
+    {
+        for (const auto& [change, expected] : cases) {
+            const auto path = write_changed(change.first, change.second);
+            const std::string error = error_of(path);
+            EXPECT_THAT(error, HasSubstr(expected)) << change.second;
+            EXPECT_THAT(error, HasSubstr(also)) << change.second;
+            expect_one_line_naming_the_spec(error, path);
+        }
+    }
     test::TempDir dir;
 };
 
@@ -171,7 +184,7 @@ TEST_F(BadSpec, AnEmptyDefaultSpacePointsAtTheFullOne)
 
 TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
 {
-    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases{
+    const std::vector<Change> cases{
         {{"W / block_size_x\"", "W / block_sise_x\""}, "launch.grid[0]"},
         {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x\", \"BY\"]"}, "launch.block[1]"},
         {{">= 64", ">= threads"}, "constraint enough_threads"},
@@ -181,13 +194,7 @@ TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
         {{"defines = [\"W\"]", "defines = { TILE = \"block_size_x * K\" }"}, "defines.TILE"},
         {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_sise_x\""}, "cost.flops"},
     };
-    for (const auto& [change, expected] : cases) {
-        const auto path = write_changed(change.first, change.second);
-        const std::string error = error_of(path);
-        EXPECT_THAT(error, HasSubstr(expected)) << change.second;
-        EXPECT_THAT(error, HasSubstr("uses unknown name")) << change.second;
-        expect_one_line_naming_the_spec(error, path);
-    }
+    expect_changed_errors(cases, "uses unknown name");
 }
 
 TEST_F(BadSpec, ACostThatDiffersBetweenVariantsIsRefusedNamingTwoOfThem)
@@ -331,6 +338,30 @@ TEST_F(BadSpec, DefinesMustBeNamesOrExpressionsAndNotRepeatMacros)
     EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = [\"2W\"]")), HasSubstr("not a valid identifier"));
     EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = \"W\"")), HasSubstr("defines must be"));
     EXPECT_EQ(error_of(write_changed("defines = [\"W\"]", "defines = { WIDTH = \"W\", TILE = 4 }")), "(no error)");
+}
+
+// Every table whose keys are fixed refuses one it does not know, inline or not, and says
+// which known key was probably meant.
+TEST_F(BadSpec, AMisspeltKeyInAnyTableIsRefusedNamingTheTableAndTheClosestKey)
+{
+    expect_errors("block_size_x = [16, 32, 64]", {
+        {"block_size_x = { values = [16, 32, 64], defualt = [32] }",
+         "[parameters.block_size_x] has unknown key 'defualt' (did you mean 'default'? known: values, default)"},
+        {"block_size_x = { value = [16, 32, 64] }", "[parameters.block_size_x] has unknown key 'value' (did you mean 'values'?"},
+    });
+    expect_errors("parameters_as", {{"parameter_as", "[kernel] has unknown key 'parameter_as' (did you mean 'parameters_as'?"}});
+    expect_errors("[launch]", {{"[lanch]", "unknown key 'lanch' (did you mean 'launch'?"}});
+    expect_errors("bytes =", {{"bytse =", "[cost] has unknown key 'bytse' (did you mean 'bytes'?"}});
+    // A buffer's keys on a scalar, and a scalar's on a buffer, are as ignored as misspelt ones.
+    expect_errors("value = \"H\"", {{"value = \"H\"\naccess = \"output\"", "argument h has unknown key 'access'"},
+                                    {"value = \"H\"\nsize = \"1\"", "argument h has unknown key 'size'"}});
+    expect_errors("size = \"W * H\"\naccess = \"output\"",
+                  {{"size = \"W * H\"\naccess = \"output\"\nvalue = \"1\"", "argument out has unknown key 'value'"}});
+    // Names outside fixed tables get the same help.
+    expect_errors("variant = { block_size_x = 32, block_size_y = 2 }",
+                  {{"variant = { block_size_x = 32, block_sise_y = 2 }",
+                    "[reference] variant sets 'block_sise_y', which is not a parameter (did you mean 'block_size_y'?"}});
+    expect_errors(">= 64", {{">= block_sise_x", "uses unknown name 'block_sise_x' (did you mean 'block_size_x'?"}});
 }
 
 } // namespace

@@ -116,6 +116,15 @@ nlohmann::json valid_t1()
 })json");
 }
 
+// valid_t1() with one edit.
+template <typename Edit>
+nlohmann::json broken(Edit edit)
+{
+    nlohmann::json doc = valid_t1();
+    edit(doc);
+    return doc;
+}
+
 class BrokenT1 : public ::testing::Test {
 protected:
     // Writes `doc` as scale.json beside a scale.cu and returns load_spec's one-line error.
@@ -170,11 +179,6 @@ TEST_F(BrokenT1, ARandomFillValueIsTheUpperEndOfTheRangeOrRefused)
 
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
 {
-    auto broken = [](auto edit) {
-        nlohmann::json doc = valid_t1();
-        edit(doc);
-        return doc;
-    };
     using nlohmann::json;
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"].erase("KernelName"); })),
                 HasSubstr("KernelSpecification.KernelName is missing"));
@@ -202,6 +206,18 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("KernelSpecification.Arguments[1].MemType 'Texture' is not supported"));
     EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })),
                 HasSubstr("ConfigurationSpace.TuningParameters[1].Default 3 is not among the Values"));
+}
+
+// A misspelt field is named with the one probably meant, as in a TOML spec.
+TEST_F(BrokenT1, AMisspeltFieldSaysWhichWasMeant)
+{
+    using nlohmann::json;
+    EXPECT_THAT(error_of(broken([](json& d) {
+                    d["ConfigurationSpace"]["TuningParameters"][1]["Defualt"] = d["ConfigurationSpace"]["TuningParameters"][1]["Default"];
+                    d["ConfigurationSpace"]["TuningParameters"][1].erase("Default");
+                })),
+                HasSubstr("ConfigurationSpace.TuningParameters[1].Defualt is not a T1 field autotune knows (did you mean "
+                          "'Default'?"));
 }
 
 } // namespace
