@@ -9,7 +9,9 @@
 #include "spec/problem.hpp"
 #include "support/test_support.hpp"
 
+#include <fmt/format.h>
 #include <fstream>
+#include <tuple>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -362,6 +364,71 @@ TEST_F(BadSpec, AMisspeltKeyInAnyTableIsRefusedNamingTheTableAndTheClosestKey)
                   {{"variant = { block_size_x = 32, block_sise_y = 2 }",
                     "[reference] variant sets 'block_sise_y', which is not a parameter (did you mean 'block_size_y'?"}});
     expect_errors(">= 64", {{">= block_sise_x", "uses unknown name 'block_sise_x' (did you mean 'block_size_x'?"}});
+}
+
+// The spec gives the register policy's parameters; each value is 0 (none) or one some
+// architecture can honour, checked when the spec is read.
+TEST_F(BadSpec, RegisterCapsAndLaunchBoundsOutOfRangeAreRefusedWhenTheSpecIsRead)
+{
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases{
+        {"maxrregcount", "-16", "0 for none, or 1 to 255 registers"},
+        {"maxrregcount", "256", "0 for none, or 1 to 255 registers"},
+        {"maxnreg", "-1", "0 for none, or 1 to 255 registers"},
+        {"maxnreg", "300", "0 for none, or 1 to 255 registers"},
+        {"max_threads", "-128", "0 for none, or 1 to 1024 threads"},
+        {"max_threads", "2048", "0 for none, or 1 to 1024 threads"},
+        {"min_blocks", "-1", "0 for none, or 1 to 32 blocks per SM"},
+        {"min_blocks", "33", "0 for none, or 1 to 32 blocks per SM"},
+    };
+    for (const auto& [role, value, accepted] : cases) {
+        // min_blocks needs max_threads beside it.
+        const std::string policy = role == "min_blocks" ? "max_threads = \"BOUND\"\nmin_blocks = \"POLICY\""
+                                                        : role + " = \"POLICY\"";
+        std::string text = user_spec;
+        const auto change = [&](const std::string& from, const std::string& to) {
+            ASSERT_NE(text.find(from), std::string::npos) << from;
+            text.replace(text.find(from), from.size(), to);
+        };
+        change("block_size_y = [1, 2, 4]",
+               fmt::format("block_size_y = [1, 2, 4]\nPOLICY = [0, {}]\nBOUND = [0, 256]\n\n[register_policy]\n{}", value,
+                           policy));
+        change("block_size_y = 2 }", "block_size_y = 2, POLICY = 0, BOUND = 0 }");
+        const auto path = write(text);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(fmt::format("parameter POLICY value {} is out of range for [register_policy] {} "
+                                                 "(accepted: {})", value, role, accepted)));
+        expect_one_line_naming_the_spec(error, path);
+        EXPECT_THROW((void)load_spec(path), SpecError) << "found only after loading: " << role << " " << value;
+    }
+}
+
+TEST_F(BadSpec, ProblemSizesParameterValuesAndTolerancesOutOfRangeAreRefused)
+{
+    expect_errors("H = 512", {
+        {"H = 0", "[problem] H = 0 is out of range (accepted: 1 to 2^53)"},
+        {"H = -512", "[problem] H = -512 is out of range"},
+        {"H = { default = 0, match = \"exact\" }", "[problem] H = 0 is out of range"},
+        {"H = 1152921504606846976", "[problem] H = 1152921504606846976 is out of range"},
+        {"H = 512\n\n[[problems]]\nH = 1152921504606846976", "[[problems]] H = 1152921504606846976 is out of range"},
+    });
+    expect_errors("block_size_y = [1, 2, 4]",
+                  {{"block_size_y = [1, 2, 1152921504606846976]",
+                    "parameter block_size_y value 1152921504606846976 is out of range (accepted: -2^53 to 2^53"}});
+    expect_errors("[reference]\n", {{"[reference]\nrelative = nan\n", "[reference] relative = nan is out of range"},
+                                   {"[reference]\nrelative = inf\n", "[reference] relative = inf is out of range"}});
+}
+
+TEST_F(BadSpec, AnUnknownCpuReferenceIsRefusedWhenTheSpecIsReadListingTheBuiltIns)
+{
+    const auto path = write_changed("variant = { block_size_x = 32, block_size_y = 2 }", "cpu = \"fft\"");
+    try {
+        (void)load_spec(path);
+        FAIL() << "cpu = \"fft\" was accepted when the spec was read";
+    } catch (const SpecError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("[reference] cpu = 'fft' is not a built-in reference (built-in: copy, gemm, "
+                                        "triad, transpose, reduce, gemm_bf16"));
+        expect_one_line_naming_the_spec(e.what(), path);
+    }
 }
 
 } // namespace

@@ -220,4 +220,14 @@ TEST_F(BrokenT1, AMisspeltFieldSaysWhichWasMeant)
                           "'Default'?"));
 }
 
+// The ranges a TOML spec's values are checked against apply to a T1 file's as well.
+TEST_F(BrokenT1, ValuesOutOfRangeAreRefusedAsInATomlSpec)
+{
+    using nlohmann::json;
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2**60]"; })),
+                HasSubstr("parameter tile value 1152921504606846976 is out of range"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][2]["Type"] = "half"; })),
+                HasSubstr("argument n: half scalars are not supported"));
+}
+
 } // namespace

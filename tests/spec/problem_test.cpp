@@ -52,4 +52,11 @@ TEST(Problem, NonPositiveSizeIsRejected)
     EXPECT_THROW((void)resolve_problem(spec_with_problem(), {{"M", -4}}), ProblemError);
 }
 
+TEST(Problem, ASizeBeyondWhatExpressionsHoldExactlyIsRejected)
+{
+    EXPECT_THAT([] { (void)resolve_problem(spec_with_problem(), {{"M", (std::int64_t{1} << 53) + 1}}); },
+                ::testing::ThrowsMessage<ProblemError>(HasSubstr("M=9007199254740993 is out of range (accepted: 1 to 2^53)")));
+    EXPECT_EQ(resolve_problem(spec_with_problem(), {{"M", std::int64_t{1} << 53}}).at("M"), std::int64_t{1} << 53);
+}
+
 } // namespace

@@ -87,6 +87,8 @@ std::size_t element_size(ElementType type)
     throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
 }
 
+bool is_scalar_argument_type(ElementType type) { return type != ElementType::f16 && type != ElementType::bf16; }
+
 bool is_floating_point(ElementType type)
 {
     return type == ElementType::f16 || type == ElementType::bf16 || type == ElementType::f32 ||

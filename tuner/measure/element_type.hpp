@@ -24,4 +24,7 @@ struct BufferElement {
 [[nodiscard]] std::size_t element_size(ElementType type);
 [[nodiscard]] bool is_floating_point(ElementType type);
 
+// Whether the tuner can pass a scalar argument of `type` (all but __half and bfloat16).
+[[nodiscard]] bool is_scalar_argument_type(ElementType type);
+
 } // namespace autotune

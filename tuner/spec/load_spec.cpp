@@ -2,6 +2,7 @@
 
 #include "spec/expression.hpp"
 #include "spec/load_t1.hpp"
+#include "spec/spec_ranges.hpp"
 #include "spec/spec_scope.hpp"
 #include "util/closest_name.hpp"
 
@@ -541,12 +542,18 @@ KernelSpec load_spec(const std::filesystem::path& path)
     read_launch_and_cost(reader, root, spec);
     read_register_policy(reader, root, spec);
     read_reference(reader, root, spec);
+    check_loaded_spec(spec);
+    return spec;
+}
+
+void check_loaded_spec(const KernelSpec& spec)
+{
     try {
         validate_spec(spec);
     } catch (const ExpressionError& e) {
-        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
+        throw SpecError(fmt::format("{}: {}", spec.spec_path.string(), e.what()));
     }
-    return spec;
+    check_spec_ranges(spec);
 }
 
 void validate_spec(const KernelSpec& spec)

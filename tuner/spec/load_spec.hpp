@@ -18,6 +18,10 @@ public:
 
 [[nodiscard]] KernelSpec load_spec(const std::filesystem::path& path);
 
+// Checks a spec just read, of either format: its expressions (validate_spec) and the ranges
+// of its values (spec_ranges.hpp). Throws SpecError naming the spec file.
+void check_loaded_spec(const KernelSpec& spec);
+
 // Checks every expression of the spec against the names it may use, so a typo is
 // reported when the spec is loaded. load_spec calls it; exposed for tests.
 void validate_spec(const KernelSpec& spec);

@@ -476,11 +476,7 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     spec.cost = CostModel{"0", "0", Precision::fp32};
     read_arguments(r, kernel, spec);
     read_reference(defaults, space, kernel, spec);
-    try {
-        validate_spec(spec);
-    } catch (const ExpressionError& e) {
-        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
-    }
+    check_loaded_spec(spec);
     return spec;
 }
 

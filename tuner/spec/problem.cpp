@@ -1,5 +1,7 @@
 #include "spec/problem.hpp"
 
+#include "spec/expression.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -60,8 +62,8 @@ Problem resolve_problem(const KernelSpec& spec, const std::vector<std::pair<std:
             throw ProblemError(fmt::format("--problem: '{}' is not a problem variable of {} (known: {})", name,
                                            spec.name, known.empty() ? "none" : known));
         }
-        if (value <= 0)
-            throw ProblemError(fmt::format("--problem: {}={} must be positive", name, value));
+        if (value <= 0 || value > largest_exact_integer)
+            throw ProblemError(fmt::format("--problem: {}={} is out of range (accepted: 1 to 2^53)", name, value));
         it->second = value;
     }
     return problem;
