@@ -431,4 +431,43 @@ TEST_F(BadSpec, AnUnknownCpuReferenceIsRefusedWhenTheSpecIsReadListingTheBuiltIn
     }
 }
 
+// Every scalar type's range, before anything is compiled: a cast would wrap, truncate or
+// overflow silently.
+TEST_F(BadSpec, AScalarArgumentWhoseValueDoesNotFitItsTypeIsRefusedNamingTheArgument)
+{
+    const std::string from = "scalar = \"int\"\nvalue = \"H\"";
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"scalar = \"int\"\nvalue = \"3e9\"", "argument h: value '3e9': 3000000000 is outside int's range -2147483648 to 2147483647"},
+        {"scalar = \"int\"\nvalue = \"-H * 10000000\"", "is outside int's range"},
+        {"scalar = \"int\"\nvalue = \"H / 3\"", "argument h: value 'H / 3': 170.6"},
+        {"scalar = \"unsigned\"\nvalue = \"-1\"", "-1 is outside unsigned's range 0 to 4294967295"},
+        {"scalar = \"unsigned\"\nvalue = \"2^32\"", "4294967296 is outside unsigned's range"},
+        {"scalar = \"int8_t\"\nvalue = \"200\"", "200 is outside signed char's range -128 to 127"},
+        {"scalar = \"long long\"\nvalue = \"2^60\"", "is outside long long's range"},
+        {"scalar = \"float\"\nvalue = \"1e39\"", "1e+39 is outside float's range"},
+        {"scalar = \"int\"\nvalue = \"block_size_x * 100000000\"", "(variant block_size_x=32"},
+    };
+    for (const auto& [to, expected] : cases) {
+        const auto path = write_changed(from, to);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << to;
+        expect_one_line_naming_the_spec(error, path);
+    }
+    // A type the tuner cannot pass as a scalar is refused when the spec is read.
+    const auto half = write_changed(from, "scalar = \"__half\"\nvalue = \"1\"");
+    EXPECT_THAT([&] { (void)load_spec(half); },
+                ::testing::ThrowsMessage<SpecError>(HasSubstr("argument h: __half scalars are not supported")));
+    EXPECT_EQ(error_of(write_changed(from, "scalar = \"long long\"\nvalue = \"2^40\"")), "(no error)");
+}
+
+// CUDA's vector types are buffer types (kernels/README.md): checking a problem reads them as
+// such, and a buffer's bytes count every component.
+TEST_F(BadSpec, AVectorBufferIsAcceptedAndItsSizeCountsEveryComponent)
+{
+    const auto path = write_changed("buffer = \"float\"", "buffer = \"float4\"");
+    EXPECT_EQ(error_of(path), "(no error)");
+    // 2^37 float4 elements are 2 TiB (as floats they would be 512 GiB, which a GPU may hold).
+    EXPECT_THAT(error_of(path, "W=524288,H=262144"), HasSubstr("argument out: size 'W * H' = 137438953472 elements is 2 TiB"));
+}
+
 } // namespace

@@ -1,5 +1,6 @@
 // T1 kernel descriptions (JSON): the two shared files as Kernel Tuner tuned them, and
 // broken files, each refused in one line naming the file and the field.
+#include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
@@ -228,6 +229,20 @@ TEST_F(BrokenT1, ValuesOutOfRangeAreRefusedAsInATomlSpec)
                 HasSubstr("parameter tile value 1152921504606846976 is out of range"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][2]["Type"] = "half"; })),
                 HasSubstr("argument n: half scalars are not supported"));
+}
+
+TEST_F(BrokenT1, AScalarFillValueThatDoesNotFitItsTypeIsRefusedBeforeCompiling)
+{
+    nlohmann::json doc = valid_t1();
+    doc["KernelSpecification"]["Arguments"][2]["FillValue"] = "ProblemSize[0] * 1000000";
+    ASSERT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    EXPECT_THAT([&] { check_problem(spec, problem, space, SpaceSelection::default_space); },
+                ::testing::ThrowsMessage<SpecError>(AllOf(StartsWith((dir.path() / "scale.json").string()),
+                                                          HasSubstr("argument n: value '"),
+                                                          HasSubstr("4096000000 is outside int's range"))));
 }
 
 } // namespace

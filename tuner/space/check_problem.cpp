@@ -48,14 +48,16 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
     };
     std::vector<Buffer> buffers;
     for (const auto& a : spec.arguments) {
-        ElementType type{};
+        if (a.kind != ArgumentKind::buffer)
+            continue;
+        BufferElement element;
         try {
-            type = parse_element_type(a.element_type);
+            element = parse_buffer_element(a.element_type); // float2 too: CUDA's vectors are buffer types
         } catch (const std::invalid_argument& e) {
             fail(spec, problem, fmt::format("argument {}: {}", a.name, e.what()));
         }
-        if (a.kind == ArgumentKind::buffer)
-            buffers.push_back({&a, element_size(type), Expression(a.size, "argument " + a.name + " size", scope)});
+        buffers.push_back({&a, element_size(element.component) * static_cast<std::size_t>(element.components),
+                           Expression(a.size, "argument " + a.name + " size", scope)});
     }
     auto check_size = [&](const Buffer& b, double count, const std::string& variant) {
         if (!std::isfinite(count) || std::fabs(count) > 9.0e15)
@@ -109,6 +111,45 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
             check_size(buffers[i], counts[i], first);
 }
 
+// A scalar argument's value must fit its type for every variant: an int of 3e9 would wrap.
+void check_scalars(const KernelSpec& spec, const Problem& problem, const Space& space)
+{
+    ExpressionScope scope(spec_variable_names(spec));
+    scope.set_all(problem.values);
+    struct Scalar {
+        const KernelArgument* argument;
+        ElementType type;
+        Expression value;
+    };
+    std::vector<Scalar> scalars;
+    for (const auto& a : spec.arguments) {
+        if (a.kind != ArgumentKind::scalar)
+            continue;
+        ElementType type{};
+        try {
+            type = parse_element_type(a.element_type);
+        } catch (const std::invalid_argument& e) {
+            fail(spec, problem, fmt::format("argument {}: {}", a.name, e.what()));
+        }
+        scalars.push_back({&a, type, Expression(a.value, "argument " + a.name + " value", scope)});
+    }
+    for (const auto& v : space.variants) {
+        scope.set_all(v.parameters);
+        scope.set_all(v.derived);
+        for (const auto& s : scalars) {
+            double value = 0;
+            try {
+                value = s.value.evaluate();
+            } catch (const ExpressionError& e) {
+                fail(spec, problem, fmt::format("{} (variant {})", e.what(), v.key()));
+            }
+            if (const std::string why = scalar_value_error(s.type, value); !why.empty())
+                fail(spec, problem, fmt::format("argument {}: value '{}': {} (variant {})", s.argument->name,
+                                                s.argument->value, why, v.key()));
+        }
+    }
+}
+
 void check_not_empty(const KernelSpec& spec, const Problem& problem, const Space& space, SpaceSelection selection)
 {
     if (!space.variants.empty())
@@ -132,6 +173,7 @@ void check_problem(const KernelSpec& spec, const Problem& problem, const Space& 
 {
     check_cost(spec, problem, space);
     check_buffers(spec, problem, space);
+    check_scalars(spec, problem, space);
     check_not_empty(spec, problem, space, selection);
 }
 
