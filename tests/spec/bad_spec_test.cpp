@@ -1,6 +1,9 @@
 // A user's bad spec, one class of mistake at a time: each is one line that starts with the
 // spec file and names the field, whether it is found when the spec is read (load_spec) or
 // when a problem is set up for tuning (check_problem, reference_variant).
+#include "arch/arch_target.hpp"
+#include "compile/compile_request.hpp"
+#include "measure/measure_job.hpp"
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/problem_work.hpp"
@@ -458,6 +461,42 @@ TEST_F(BadSpec, AScalarArgumentWhoseValueDoesNotFitItsTypeIsRefusedNamingTheArgu
     EXPECT_THAT([&] { (void)load_spec(half); },
                 ::testing::ThrowsMessage<SpecError>(HasSubstr("argument h: __half scalars are not supported")));
     EXPECT_EQ(error_of(write_changed(from, "scalar = \"long long\"\nvalue = \"2^40\"")), "(no error)");
+}
+
+// An expression that fails for a problem's values names the spec file, the problem and the
+// field, wherever it is evaluated: the space, the compile request's defines, the arguments.
+TEST_F(BadSpec, EveryExpressionErrorNamesTheSpecFileAndTheField)
+{
+    const std::vector<Change> cases{
+        {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x / 3\", \"block_size_y\"]"},
+         "launch.block[0]: 'block_size_x / 3' = 5.33"},
+        {{"grid = [\"W / block_size_x\"", "grid = [\"W * 2^50 / block_size_x\""}, "launch.grid[0]"},
+        {{"divides = \"", "by_zero = \"W % (block_size_x - 16) == 0\"\ndivides = \""}, "constraint by_zero"},
+        {{"[constraints]", "[derived]\nratio = \"W / (block_size_x - 16)\"\n\n[constraints]"}, "derived ratio"},
+    };
+    expect_changed_errors(cases, "problem W=1024,H=512");
+    // Defines are evaluated per variant when its compile request is made, arguments when it is measured.
+    const auto defines = write_changed("defines = [\"W\"]", "defines = { THIRD = \"W / 3\" }");
+    const KernelSpec spec = load_spec(defines);
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    ASSERT_FALSE(space.variants.empty());
+    try {
+        (void)make_compile_request(spec, problem, space.variants.front(), parse_arch("sm_90"));
+        FAIL() << "defines THIRD = W / 3 was accepted";
+    } catch (const std::exception& e) {
+        EXPECT_THAT(e.what(), HasSubstr("defines.THIRD: 'W / 3'"));
+        expect_one_line_naming_the_spec(e.what(), defines);
+    }
+    const auto size = write_changed("size = \"W * H\"\naccess", "size = \"W * H / 3\"\naccess");
+    const KernelSpec sized = load_spec(size);
+    try {
+        (void)resolve_arguments(sized, problem, space.variants.front());
+        FAIL() << "a size of W * H / 3 was accepted";
+    } catch (const std::exception& e) {
+        EXPECT_THAT(e.what(), HasSubstr("argument out size: 'W * H / 3'"));
+        expect_one_line_naming_the_spec(e.what(), size);
+    }
 }
 
 // CUDA's vector types are buffer types (kernels/README.md): checking a problem reads them as

@@ -15,7 +15,7 @@ namespace {
 
 [[noreturn]] void fail(const KernelSpec& spec, const Problem& problem, const std::string& what)
 {
-    throw SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+    throw spec_problem_error(spec, problem, what);
 }
 
 std::string human_bytes(double bytes)

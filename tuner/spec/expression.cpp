@@ -112,7 +112,7 @@ double Expression::evaluate() const
     try {
         const double value = parser_->Eval();
         if (!std::isfinite(value))
-            throw ExpressionError(fmt::format("{}: '{}' is not finite", origin_, text_));
+            throw ExpressionError(fmt::format("{}: '{}' is not finite (a division by zero?)", origin_, text_));
         return value;
     } catch (const mu::ParserError& e) {
         throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin_, text_, e.GetMsg()));

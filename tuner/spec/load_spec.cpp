@@ -510,6 +510,11 @@ const TunableParameter* KernelSpec::find_parameter(std::string_view wanted) cons
     return nullptr;
 }
 
+SpecError spec_problem_error(const KernelSpec& spec, const Problem& problem, const std::string& what)
+{
+    return SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+}
+
 KernelSpec load_spec(const std::filesystem::path& path)
 {
     if (!std::filesystem::is_regular_file(path))

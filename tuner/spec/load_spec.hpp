@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -15,6 +16,10 @@ class SpecError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// A spec's error found for one problem (an expression that fails for its values, a size or
+// a scalar out of range): "<spec file>: problem M=1024,N=512: <what>".
+[[nodiscard]] SpecError spec_problem_error(const KernelSpec& spec, const Problem& problem, const std::string& what);
 
 [[nodiscard]] KernelSpec load_spec(const std::filesystem::path& path);
 
