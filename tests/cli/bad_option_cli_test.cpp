@@ -1,6 +1,6 @@
 // Command lines that must be refused before any work: a number outside its option's range
-// (every numeric option of every command). Each is exit 2 and one stderr line naming the
-// input, and nothing is written.
+// (every numeric option of every command), a problem variable set twice. Each is exit 2 and
+// one stderr line naming the input, and nothing is written.
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
@@ -91,6 +91,13 @@ TEST_F(BadOption, ValuesAtTheEdgesOfTheRangesAreAccepted)
                                         "--variants 4860 --out {}",
                                         out_dir()));
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(BadOption, AProblemVariableSetTwiceInOneProblemIsRefused)
+{
+    expect_refused("copy --arch sm_90 --compile-only --problem N=64,N=128 --out " + out_dir(),
+                   {"--problem 'N=64,N=128': N is set twice"});
+    expect_refused("gemm --arch sm_90 --compile-only --problem M=64,N=64,M=64 --out " + out_dir(), {"M is set twice"});
 }
 
 } // namespace

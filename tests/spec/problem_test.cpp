@@ -35,6 +35,13 @@ TEST(Problem, MalformedAssignmentsNameTheBadPart)
     }
 }
 
+TEST(Problem, AVariableSetTwiceInOneProblemIsRejected)
+{
+    for (const char* twice : {"M=64,M=128", "M=64,N=1,M=64"})
+        EXPECT_THAT([&] { (void)parse_problem_assignments(twice); },
+                    ::testing::ThrowsMessage<ProblemError>(HasSubstr(std::string("--problem '") + twice + "': M is set twice")));
+}
+
 TEST(Problem, UnknownVariableListsTheKnownOnes)
 {
     try {

@@ -40,6 +40,9 @@ std::vector<std::pair<std::string, std::int64_t>> parse_problem_assignments(cons
         const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
         if (ec != std::errc() || end != number.data() + number.size())
             throw ProblemError(fmt::format("--problem '{}': '{}' is not an integer", text, number));
+        // M=64,M=128 is a typo either way: which one was meant is not ours to guess.
+        if (std::any_of(out.begin(), out.end(), [&](const auto& earlier) { return earlier.first == name; }))
+            throw ProblemError(fmt::format("--problem '{}': {} is set twice", text, name));
         out.emplace_back(name, value);
     }
     if (out.empty())
