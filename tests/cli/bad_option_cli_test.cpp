@@ -1,6 +1,7 @@
 // Command lines that must be refused before any work: a number outside its option's range
-// (every numeric option of every command), a problem variable set twice. Each is exit 2 and
-// one stderr line naming the input, and nothing is written.
+// (every numeric option of every command), a problem variable set twice, a first argument
+// that is neither a command nor a built-in kernel. Each is exit 2 and one stderr line
+// naming the input, and nothing is written.
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
@@ -98,6 +99,18 @@ TEST_F(BadOption, AProblemVariableSetTwiceInOneProblemIsRefused)
     expect_refused("copy --arch sm_90 --compile-only --problem N=64,N=128 --out " + out_dir(),
                    {"--problem 'N=64,N=128': N is set twice"});
     expect_refused("gemm --arch sm_90 --compile-only --problem M=64,N=64,M=64 --out " + out_dir(), {"M is set twice"});
+}
+
+TEST_F(BadOption, AFirstArgumentThatIsNeitherACommandNorAKernelIsNamedAsSuchBeforeAnyOption)
+{
+    for (const std::string arguments : {"frobnicate", "frobnicate --arch sm_90", "frobnicate --help",
+                                        "../examples/blur --arch sm_90"}) {
+        const std::string name = arguments.substr(0, arguments.find(' '));
+        expect_refused(arguments, {fmt::format("unknown kernel or command '{}'", name), "commands: list, run,",
+                                   "built-in kernels: copy, gemm"});
+    }
+    expect_refused("lsit", {"unknown kernel or command 'lsit' (did you mean 'list'?"});
+    expect_refused("gemn --arch sm_90", {"(did you mean 'gemm'?"});
 }
 
 } // namespace
