@@ -475,8 +475,10 @@ TEST_F(BadSpec, EveryExpressionErrorNamesTheSpecFileAndTheField)
         {{"[constraints]", "[derived]\nratio = \"W / (block_size_x - 16)\"\n\n[constraints]"}, "derived ratio"},
     };
     expect_changed_errors(cases, "problem W=1024,H=512");
-    // Defines are evaluated per variant when its compile request is made, arguments when it is measured.
+    // Defines are checked for every variant before anything is compiled, and named again
+    // where they are evaluated, when a variant's compile request is made; arguments when it is measured.
     const auto defines = write_changed("defines = [\"W\"]", "defines = { THIRD = \"W / 3\" }");
+    EXPECT_THAT(error_of(defines), HasSubstr("problem W=1024,H=512: defines.THIRD: 'W / 3' = 341.3"));
     const KernelSpec spec = load_spec(defines);
     const Problem problem = resolve_problem(spec, {});
     const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);

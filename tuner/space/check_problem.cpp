@@ -111,8 +111,10 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
             check_size(buffers[i], counts[i], first);
 }
 
-// A scalar argument's value must fit its type for every variant: an int of 3e9 would wrap.
-void check_scalars(const KernelSpec& spec, const Problem& problem, const Space& space)
+// What a variant's compile and launch take from expressions besides the geometry and the
+// buffer sizes, for every variant: scalar arguments must fit their type (an int of 3e9 would
+// wrap) and [kernel] defines must be integers (else every compile would fail on it).
+void check_variant_values(const KernelSpec& spec, const Problem& problem, const Space& space)
 {
     ExpressionScope scope(spec_variable_names(spec));
     scope.set_all(problem.values);
@@ -133,19 +135,21 @@ void check_scalars(const KernelSpec& spec, const Problem& problem, const Space& 
         }
         scalars.push_back({&a, type, Expression(a.value, "argument " + a.name + " value", scope)});
     }
+    std::vector<Expression> definitions;
+    for (const auto& d : spec.definitions)
+        definitions.emplace_back(d.expression, "defines." + d.name, scope);
     for (const auto& v : space.variants) {
         scope.set_all(v.parameters);
         scope.set_all(v.derived);
-        for (const auto& s : scalars) {
-            double value = 0;
-            try {
-                value = s.value.evaluate();
-            } catch (const ExpressionError& e) {
-                fail(spec, problem, fmt::format("{} (variant {})", e.what(), v.key()));
-            }
-            if (const std::string why = scalar_value_error(s.type, value); !why.empty())
-                fail(spec, problem, fmt::format("argument {}: value '{}': {} (variant {})", s.argument->name,
-                                                s.argument->value, why, v.key()));
+        try {
+            for (const auto& s : scalars)
+                if (const std::string why = scalar_value_error(s.type, s.value.evaluate()); !why.empty())
+                    fail(spec, problem, fmt::format("argument {}: value '{}': {} (variant {})", s.argument->name,
+                                                    s.argument->value, why, v.key()));
+            for (const auto& d : definitions)
+                (void)d.evaluate_integer();
+        } catch (const ExpressionError& e) {
+            fail(spec, problem, fmt::format("{} (variant {})", e.what(), v.key()));
         }
     }
 }
@@ -173,7 +177,7 @@ void check_problem(const KernelSpec& spec, const Problem& problem, const Space& 
 {
     check_cost(spec, problem, space);
     check_buffers(spec, problem, space);
-    check_scalars(spec, problem, space);
+    check_variant_values(spec, problem, space);
     check_not_empty(spec, problem, space, selection);
 }
 
