@@ -40,7 +40,7 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
 {
     const std::string out = " --out " + out_dir();
     const std::vector<std::pair<std::string, std::string>> cases{
-        {"nope --arch sm_90", "unknown kernel 'nope' (built-in: copy, gemm"},
+        {"nope --arch sm_90", "unknown kernel or command 'nope' (commands: list, run"},
         {"copy --arch sm_12", "sm_12"},
         {"copy --arch sm_70", "--arch sm_70: NVRTC"},
         {"copy --arch 90", "expected sm_XX"},

@@ -301,7 +301,7 @@ block = ["BLOCK"]
     const Problem problem = resolve_problem(spec, {});
     const Space s = enumerate_space(spec, problem, SpaceSelection::full);
     EXPECT_THAT([&] { (void)make_compile_request(spec, problem, s.variants.front(), parse_arch("sm_90")); },
-                ::testing::ThrowsMessage<ExpressionError>(HasSubstr("defines.HALF: 'N / BLOCK / 3'")));
+                ::testing::ThrowsMessage<SpecError>(HasSubstr("defines.HALF: 'N / BLOCK / 3'")));
 }
 
 // Kernel Tuner's convolution with large tiles declares more static shared memory than sm_86

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
+#include <tuple>
 
 using namespace autotune;
 
@@ -174,6 +176,29 @@ TEST(MeasureJob, ScalarBytesAreTheDeclaredType)
     EXPECT_EQ(big, 268435456);
     EXPECT_THAT([&] { (void)bytes(ElementType::f16, 1); },
                 ::testing::ThrowsMessage<std::invalid_argument>(::testing::HasSubstr("scalar argument x")));
+}
+
+// A value the declared type cannot hold is refused, never wrapped or truncated by a cast.
+TEST(MeasureJob, ScalarBytesRefuseAValueOutsideTheType)
+{
+    const auto bytes = [](ElementType type, double value) {
+        return scalar_argument_bytes({"x", ArgumentKind::scalar, type, 0, value, BufferAccess::input});
+    };
+    const std::vector<std::tuple<ElementType, double, std::string>> cases{
+        {ElementType::i32, 3e9, "3000000000 is outside int's range -2147483648 to 2147483647"},
+        {ElementType::i32, 2.5, "2.5 is not an integer"},
+        {ElementType::u32, -1, "-1 is outside unsigned's range 0 to 4294967295"},
+        {ElementType::i8, 128, "128 is outside signed char's range -128 to 127"},
+        {ElementType::i64, 0x1p60, "is outside long long's range"},
+        {ElementType::f32, 1e39, "1e+39 is outside float's range"},
+    };
+    for (const auto& [type, value, expected] : cases)
+        EXPECT_THAT([&] { (void)bytes(type, value); },
+                    ::testing::ThrowsMessage<std::invalid_argument>(::testing::HasSubstr(expected)))
+            << to_string(type) << " " << value;
+    std::int32_t edge;
+    std::memcpy(&edge, bytes(ElementType::i32, -2147483648.0).data(), sizeof edge);
+    EXPECT_EQ(edge, std::numeric_limits<std::int32_t>::min());
 }
 
 } // namespace

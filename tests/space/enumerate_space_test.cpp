@@ -174,8 +174,9 @@ TEST(EnumerateSpace, AGeometryThatIsNotAnIntegerNamesTheExpression)
     try {
         (void)enumerate_space(spec, resolve_problem(spec, {{"N", 1000}}), SpaceSelection::full);
         FAIL() << "a fractional grid was accepted";
-    } catch (const ExpressionError& e) {
-        EXPECT_THAT(e.what(), ::testing::HasSubstr("launch.grid[0]"));
+    } catch (const SpecError& e) {
+        // The spec's error: it names the problem (and the spec file, which this spec built here has not).
+        EXPECT_THAT(e.what(), ::testing::HasSubstr("problem N=1000: launch.grid[0]"));
     }
 }
 

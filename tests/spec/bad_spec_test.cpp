@@ -1,6 +1,9 @@
 // A user's bad spec, one class of mistake at a time: each is one line that starts with the
 // spec file and names the field, whether it is found when the spec is read (load_spec) or
 // when a problem is set up for tuning (check_problem, reference_variant).
+#include "arch/arch_target.hpp"
+#include "compile/compile_request.hpp"
+#include "measure/measure_job.hpp"
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/problem_work.hpp"
@@ -9,7 +12,9 @@
 #include "spec/problem.hpp"
 #include "support/test_support.hpp"
 
+#include <fmt/format.h>
 #include <fstream>
+#include <tuple>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -122,6 +127,19 @@ protected:
             expect_one_line_naming_the_spec(error, path);
         }
     }
+    // Each change (from, to) of the spec gives one line naming the spec that holds `expected`
+    // and `also`.
+    using Change = std::pair<std::pair<std::string, std::string>, std::string>;
+    void expect_changed_errors(const std::vector<Change>& cases, const std::string& also)
+    {
+        for (const auto& [change, expected] : cases) {
+            const auto path = write_changed(change.first, change.second);
+            const std::string error = error_of(path);
+            EXPECT_THAT(error, HasSubstr(expected)) << change.second;
+            EXPECT_THAT(error, HasSubstr(also)) << change.second;
+            expect_one_line_naming_the_spec(error, path);
+        }
+    }
     test::TempDir dir;
 };
 
@@ -171,7 +189,7 @@ TEST_F(BadSpec, AnEmptyDefaultSpacePointsAtTheFullOne)
 
 TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
 {
-    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases{
+    const std::vector<Change> cases{
         {{"W / block_size_x\"", "W / block_sise_x\""}, "launch.grid[0]"},
         {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x\", \"BY\"]"}, "launch.block[1]"},
         {{">= 64", ">= threads"}, "constraint enough_threads"},
@@ -181,13 +199,7 @@ TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
         {{"defines = [\"W\"]", "defines = { TILE = \"block_size_x * K\" }"}, "defines.TILE"},
         {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_sise_x\""}, "cost.flops"},
     };
-    for (const auto& [change, expected] : cases) {
-        const auto path = write_changed(change.first, change.second);
-        const std::string error = error_of(path);
-        EXPECT_THAT(error, HasSubstr(expected)) << change.second;
-        EXPECT_THAT(error, HasSubstr("uses unknown name")) << change.second;
-        expect_one_line_naming_the_spec(error, path);
-    }
+    expect_changed_errors(cases, "uses unknown name");
 }
 
 TEST_F(BadSpec, ACostThatDiffersBetweenVariantsIsRefusedNamingTwoOfThem)
@@ -331,6 +343,172 @@ TEST_F(BadSpec, DefinesMustBeNamesOrExpressionsAndNotRepeatMacros)
     EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = [\"2W\"]")), HasSubstr("not a valid identifier"));
     EXPECT_THAT(error_of(write_changed("defines = [\"W\"]", "defines = \"W\"")), HasSubstr("defines must be"));
     EXPECT_EQ(error_of(write_changed("defines = [\"W\"]", "defines = { WIDTH = \"W\", TILE = 4 }")), "(no error)");
+}
+
+// Every table whose keys are fixed refuses one it does not know, inline or not, and says
+// which known key was probably meant.
+TEST_F(BadSpec, AMisspeltKeyInAnyTableIsRefusedNamingTheTableAndTheClosestKey)
+{
+    expect_errors("block_size_x = [16, 32, 64]", {
+        {"block_size_x = { values = [16, 32, 64], defualt = [32] }",
+         "[parameters.block_size_x] has unknown key 'defualt' (did you mean 'default'? known: values, default)"},
+        {"block_size_x = { value = [16, 32, 64] }", "[parameters.block_size_x] has unknown key 'value' (did you mean 'values'?"},
+    });
+    expect_errors("parameters_as", {{"parameter_as", "[kernel] has unknown key 'parameter_as' (did you mean 'parameters_as'?"}});
+    expect_errors("[launch]", {{"[lanch]", "unknown key 'lanch' (did you mean 'launch'?"}});
+    expect_errors("bytes =", {{"bytse =", "[cost] has unknown key 'bytse' (did you mean 'bytes'?"}});
+    // A buffer's keys on a scalar, and a scalar's on a buffer, are as ignored as misspelt ones.
+    expect_errors("value = \"H\"", {{"value = \"H\"\naccess = \"output\"", "argument h has unknown key 'access'"},
+                                    {"value = \"H\"\nsize = \"1\"", "argument h has unknown key 'size'"}});
+    expect_errors("size = \"W * H\"\naccess = \"output\"",
+                  {{"size = \"W * H\"\naccess = \"output\"\nvalue = \"1\"", "argument out has unknown key 'value'"}});
+    // Names outside fixed tables get the same help.
+    expect_errors("variant = { block_size_x = 32, block_size_y = 2 }",
+                  {{"variant = { block_size_x = 32, block_sise_y = 2 }",
+                    "[reference] variant sets 'block_sise_y', which is not a parameter (did you mean 'block_size_y'?"}});
+    expect_errors(">= 64", {{">= block_sise_x", "uses unknown name 'block_sise_x' (did you mean 'block_size_x'?"}});
+}
+
+// The spec gives the register policy's parameters; each value is 0 (none) or one some
+// architecture can honour, checked when the spec is read.
+TEST_F(BadSpec, RegisterCapsAndLaunchBoundsOutOfRangeAreRefusedWhenTheSpecIsRead)
+{
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases{
+        {"maxrregcount", "-16", "0 for none, or 1 to 255 registers"},
+        {"maxrregcount", "256", "0 for none, or 1 to 255 registers"},
+        {"maxnreg", "-1", "0 for none, or 1 to 255 registers"},
+        {"maxnreg", "300", "0 for none, or 1 to 255 registers"},
+        {"max_threads", "-128", "0 for none, or 1 to 1024 threads"},
+        {"max_threads", "2048", "0 for none, or 1 to 1024 threads"},
+        {"min_blocks", "-1", "0 for none, or 1 to 32 blocks per SM"},
+        {"min_blocks", "33", "0 for none, or 1 to 32 blocks per SM"},
+    };
+    for (const auto& [role, value, accepted] : cases) {
+        // min_blocks needs max_threads beside it.
+        const std::string policy = role == "min_blocks" ? "max_threads = \"BOUND\"\nmin_blocks = \"POLICY\""
+                                                        : role + " = \"POLICY\"";
+        std::string text = user_spec;
+        const auto change = [&](const std::string& from, const std::string& to) {
+            ASSERT_NE(text.find(from), std::string::npos) << from;
+            text.replace(text.find(from), from.size(), to);
+        };
+        change("block_size_y = [1, 2, 4]",
+               fmt::format("block_size_y = [1, 2, 4]\nPOLICY = [0, {}]\nBOUND = [0, 256]\n\n[register_policy]\n{}", value,
+                           policy));
+        change("block_size_y = 2 }", "block_size_y = 2, POLICY = 0, BOUND = 0 }");
+        const auto path = write(text);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(fmt::format("parameter POLICY value {} is out of range for [register_policy] {} "
+                                                 "(accepted: {})", value, role, accepted)));
+        expect_one_line_naming_the_spec(error, path);
+        EXPECT_THROW((void)load_spec(path), SpecError) << "found only after loading: " << role << " " << value;
+    }
+}
+
+TEST_F(BadSpec, ProblemSizesParameterValuesAndTolerancesOutOfRangeAreRefused)
+{
+    expect_errors("H = 512", {
+        {"H = 0", "[problem] H = 0 is out of range (accepted: 1 to 2^53)"},
+        {"H = -512", "[problem] H = -512 is out of range"},
+        {"H = { default = 0, match = \"exact\" }", "[problem] H = 0 is out of range"},
+        {"H = 1152921504606846976", "[problem] H = 1152921504606846976 is out of range"},
+        {"H = 512\n\n[[problems]]\nH = 1152921504606846976", "[[problems]] H = 1152921504606846976 is out of range"},
+    });
+    expect_errors("block_size_y = [1, 2, 4]",
+                  {{"block_size_y = [1, 2, 1152921504606846976]",
+                    "parameter block_size_y value 1152921504606846976 is out of range (accepted: -2^53 to 2^53"}});
+    expect_errors("[reference]\n", {{"[reference]\nrelative = nan\n", "[reference] relative = nan is out of range"},
+                                   {"[reference]\nrelative = inf\n", "[reference] relative = inf is out of range"}});
+}
+
+TEST_F(BadSpec, AnUnknownCpuReferenceIsRefusedWhenTheSpecIsReadListingTheBuiltIns)
+{
+    const auto path = write_changed("variant = { block_size_x = 32, block_size_y = 2 }", "cpu = \"fft\"");
+    try {
+        (void)load_spec(path);
+        FAIL() << "cpu = \"fft\" was accepted when the spec was read";
+    } catch (const SpecError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("[reference] cpu = 'fft' is not a built-in reference (built-in: copy, gemm, "
+                                        "triad, transpose, reduce, gemm_bf16"));
+        expect_one_line_naming_the_spec(e.what(), path);
+    }
+}
+
+// Every scalar type's range, before anything is compiled: a cast would wrap, truncate or
+// overflow silently.
+TEST_F(BadSpec, AScalarArgumentWhoseValueDoesNotFitItsTypeIsRefusedNamingTheArgument)
+{
+    const std::string from = "scalar = \"int\"\nvalue = \"H\"";
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"scalar = \"int\"\nvalue = \"3e9\"", "argument h: value '3e9': 3000000000 is outside int's range -2147483648 to 2147483647"},
+        {"scalar = \"int\"\nvalue = \"-H * 10000000\"", "is outside int's range"},
+        {"scalar = \"int\"\nvalue = \"H / 3\"", "argument h: value 'H / 3': 170.6"},
+        {"scalar = \"unsigned\"\nvalue = \"-1\"", "-1 is outside unsigned's range 0 to 4294967295"},
+        {"scalar = \"unsigned\"\nvalue = \"2^32\"", "4294967296 is outside unsigned's range"},
+        {"scalar = \"int8_t\"\nvalue = \"200\"", "200 is outside signed char's range -128 to 127"},
+        {"scalar = \"long long\"\nvalue = \"2^60\"", "is outside long long's range"},
+        {"scalar = \"float\"\nvalue = \"1e39\"", "1e+39 is outside float's range"},
+        {"scalar = \"int\"\nvalue = \"block_size_x * 100000000\"", "(variant block_size_x=32"},
+    };
+    for (const auto& [to, expected] : cases) {
+        const auto path = write_changed(from, to);
+        const std::string error = error_of(path);
+        EXPECT_THAT(error, HasSubstr(expected)) << to;
+        expect_one_line_naming_the_spec(error, path);
+    }
+    // A type the tuner cannot pass as a scalar is refused when the spec is read.
+    const auto half = write_changed(from, "scalar = \"__half\"\nvalue = \"1\"");
+    EXPECT_THAT([&] { (void)load_spec(half); },
+                ::testing::ThrowsMessage<SpecError>(HasSubstr("argument h: __half scalars are not supported")));
+    EXPECT_EQ(error_of(write_changed(from, "scalar = \"long long\"\nvalue = \"2^40\"")), "(no error)");
+}
+
+// An expression that fails for a problem's values names the spec file, the problem and the
+// field, wherever it is evaluated: the space, the compile request's defines, the arguments.
+TEST_F(BadSpec, EveryExpressionErrorNamesTheSpecFileAndTheField)
+{
+    const std::vector<Change> cases{
+        {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x / 3\", \"block_size_y\"]"},
+         "launch.block[0]: 'block_size_x / 3' = 5.33"},
+        {{"grid = [\"W / block_size_x\"", "grid = [\"W * 2^50 / block_size_x\""}, "launch.grid[0]"},
+        {{"divides = \"", "by_zero = \"W % (block_size_x - 16) == 0\"\ndivides = \""}, "constraint by_zero"},
+        {{"[constraints]", "[derived]\nratio = \"W / (block_size_x - 16)\"\n\n[constraints]"}, "derived ratio"},
+    };
+    expect_changed_errors(cases, "problem W=1024,H=512");
+    // Defines are checked for every variant before anything is compiled, and named again
+    // where they are evaluated, when a variant's compile request is made; arguments when it is measured.
+    const auto defines = write_changed("defines = [\"W\"]", "defines = { THIRD = \"W / 3\" }");
+    EXPECT_THAT(error_of(defines), HasSubstr("problem W=1024,H=512: defines.THIRD: 'W / 3' = 341.3"));
+    const KernelSpec spec = load_spec(defines);
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    ASSERT_FALSE(space.variants.empty());
+    try {
+        (void)make_compile_request(spec, problem, space.variants.front(), parse_arch("sm_90"));
+        FAIL() << "defines THIRD = W / 3 was accepted";
+    } catch (const std::exception& e) {
+        EXPECT_THAT(e.what(), HasSubstr("defines.THIRD: 'W / 3'"));
+        expect_one_line_naming_the_spec(e.what(), defines);
+    }
+    const auto size = write_changed("size = \"W * H\"\naccess", "size = \"W * H / 3\"\naccess");
+    const KernelSpec sized = load_spec(size);
+    try {
+        (void)resolve_arguments(sized, problem, space.variants.front());
+        FAIL() << "a size of W * H / 3 was accepted";
+    } catch (const std::exception& e) {
+        EXPECT_THAT(e.what(), HasSubstr("argument out size: 'W * H / 3'"));
+        expect_one_line_naming_the_spec(e.what(), size);
+    }
+}
+
+// CUDA's vector types are buffer types (kernels/README.md): checking a problem reads them as
+// such, and a buffer's bytes count every component.
+TEST_F(BadSpec, AVectorBufferIsAcceptedAndItsSizeCountsEveryComponent)
+{
+    const auto path = write_changed("buffer = \"float\"", "buffer = \"float4\"");
+    EXPECT_EQ(error_of(path), "(no error)");
+    // 2^37 float4 elements are 2 TiB (as floats they would be 512 GiB, which a GPU may hold).
+    EXPECT_THAT(error_of(path, "W=524288,H=262144"), HasSubstr("argument out: size 'W * H' = 137438953472 elements is 2 TiB"));
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // T1 kernel descriptions (JSON): the two shared files as Kernel Tuner tuned them, and
 // broken files, each refused in one line naming the file and the field.
+#include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
@@ -116,6 +117,15 @@ nlohmann::json valid_t1()
 })json");
 }
 
+// valid_t1() with one edit.
+template <typename Edit>
+nlohmann::json broken(Edit edit)
+{
+    nlohmann::json doc = valid_t1();
+    edit(doc);
+    return doc;
+}
+
 class BrokenT1 : public ::testing::Test {
 protected:
     // Writes `doc` as scale.json beside a scale.cu and returns load_spec's one-line error.
@@ -170,11 +180,6 @@ TEST_F(BrokenT1, ARandomFillValueIsTheUpperEndOfTheRangeOrRefused)
 
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
 {
-    auto broken = [](auto edit) {
-        nlohmann::json doc = valid_t1();
-        edit(doc);
-        return doc;
-    };
     using nlohmann::json;
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"].erase("KernelName"); })),
                 HasSubstr("KernelSpecification.KernelName is missing"));
@@ -202,6 +207,42 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("KernelSpecification.Arguments[1].MemType 'Texture' is not supported"));
     EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })),
                 HasSubstr("ConfigurationSpace.TuningParameters[1].Default 3 is not among the Values"));
+}
+
+// A misspelt field is named with the one probably meant, as in a TOML spec.
+TEST_F(BrokenT1, AMisspeltFieldSaysWhichWasMeant)
+{
+    using nlohmann::json;
+    EXPECT_THAT(error_of(broken([](json& d) {
+                    d["ConfigurationSpace"]["TuningParameters"][1]["Defualt"] = d["ConfigurationSpace"]["TuningParameters"][1]["Default"];
+                    d["ConfigurationSpace"]["TuningParameters"][1].erase("Default");
+                })),
+                HasSubstr("ConfigurationSpace.TuningParameters[1].Defualt is not a T1 field autotune knows (did you mean "
+                          "'Default'?"));
+}
+
+// The ranges a TOML spec's values are checked against apply to a T1 file's as well.
+TEST_F(BrokenT1, ValuesOutOfRangeAreRefusedAsInATomlSpec)
+{
+    using nlohmann::json;
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2**60]"; })),
+                HasSubstr("parameter tile value 1152921504606846976 is out of range"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][2]["Type"] = "half"; })),
+                HasSubstr("argument n: half scalars are not supported"));
+}
+
+TEST_F(BrokenT1, AScalarFillValueThatDoesNotFitItsTypeIsRefusedBeforeCompiling)
+{
+    nlohmann::json doc = valid_t1();
+    doc["KernelSpecification"]["Arguments"][2]["FillValue"] = "ProblemSize[0] * 1000000";
+    ASSERT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    const Problem problem = resolve_problem(spec, {});
+    const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
+    EXPECT_THAT([&] { check_problem(spec, problem, space, SpaceSelection::default_space); },
+                ::testing::ThrowsMessage<SpecError>(AllOf(StartsWith((dir.path() / "scale.json").string()),
+                                                          HasSubstr("argument n: value '"),
+                                                          HasSubstr("4096000000 is outside int's range"))));
 }
 
 } // namespace

@@ -35,6 +35,13 @@ TEST(Problem, MalformedAssignmentsNameTheBadPart)
     }
 }
 
+TEST(Problem, AVariableSetTwiceInOneProblemIsRejected)
+{
+    for (const char* twice : {"M=64,M=128", "M=64,N=1,M=64"})
+        EXPECT_THAT([&] { (void)parse_problem_assignments(twice); },
+                    ::testing::ThrowsMessage<ProblemError>(HasSubstr(std::string("--problem '") + twice + "': M is set twice")));
+}
+
 TEST(Problem, UnknownVariableListsTheKnownOnes)
 {
     try {
@@ -50,6 +57,13 @@ TEST(Problem, NonPositiveSizeIsRejected)
 {
     EXPECT_THROW((void)resolve_problem(spec_with_problem(), {{"M", 0}}), ProblemError);
     EXPECT_THROW((void)resolve_problem(spec_with_problem(), {{"M", -4}}), ProblemError);
+}
+
+TEST(Problem, ASizeBeyondWhatExpressionsHoldExactlyIsRejected)
+{
+    EXPECT_THAT([] { (void)resolve_problem(spec_with_problem(), {{"M", (std::int64_t{1} << 53) + 1}}); },
+                ::testing::ThrowsMessage<ProblemError>(HasSubstr("M=9007199254740993 is out of range (accepted: 1 to 2^53)")));
+    EXPECT_EQ(resolve_problem(spec_with_problem(), {{"M", std::int64_t{1} << 53}}).at("M"), std::int64_t{1} << 53);
 }
 
 } // namespace

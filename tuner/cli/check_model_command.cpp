@@ -7,6 +7,7 @@
 #include "arch/device_spec.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "compile/compile_cache.hpp"
@@ -232,9 +233,9 @@ int check_model_command(const Arguments& args)
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the arch's)")
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
-        ("sample", po::value(&o.sample), "N: check a seeded sample of N of the file's configurations (default: all)")
-        ("seed", po::value(&o.seed)->default_value(1), "K: the sample's seed")
-        ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
+        ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")
+        ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")
+        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "
                    "predicted time with its terms) as JSON, to see where the model is wrong")
@@ -243,8 +244,6 @@ int check_model_command(const Arguments& args)
     line.positional("spec", po::value(&o.spec));
     if (!line.parse(args))
         return exit_ok;
-    if (line.given("sample") && o.sample == 0)
-        throw UsageError("--sample 0: give the number of configurations to check (at least 1), or leave it out for all");
     return check_model(o);
 }
 

@@ -9,7 +9,7 @@ namespace autotune::cli {
 
 using Arguments = std::vector<std::string>;
 
-int tune_builtin_command(const std::string& kernel, const Arguments& args); // autotune <kernel> ...
+int tune_builtin_command(const std::string& kernel, const Arguments& args); // autotune <kernel> ... (a built-in one)
 int run_spec_command(const Arguments& args);                                 // autotune run SPEC ...
 int list_command(const Arguments& args);                                     // autotune list
 int fidelity_command(const Arguments& args);                                 // autotune fidelity RESULTS

@@ -4,6 +4,7 @@
 // got slower, so that a nightly job fails on a regression; 2 on bad input.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -119,7 +120,7 @@ int compare_command(const Arguments& args)
                      "within the threshold, ambiguous when beyond the threshold but inside the noise.\n"
                      "Exit 1 when anything is slower.");
     line.options()
-        ("threshold", po::value(&threshold)->default_value(5),
+        ("threshold", ranged_value(&threshold, {.least = 0, .least_excluded = true})->default_value(5),
          "PCT: a change smaller than this is never slower or faster (default 5)")
         ("json", po::bool_switch(&as_json), "print JSON")
         ("markdown", po::value(&markdown), "FILE: also write a Markdown summary for a CI job page");
@@ -128,8 +129,6 @@ int compare_command(const Arguments& args)
         return exit_ok;
     if (sides.size() != 2)
         throw UsageError("autotune compare needs BASE and NEW, each a results file or a directory of results");
-    if (!std::isfinite(threshold) || threshold <= 0)
-        throw UsageError(fmt::format("--threshold {} is not a positive percentage", threshold));
 
     Comparison comparison;
     try {

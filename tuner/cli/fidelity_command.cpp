@@ -4,6 +4,7 @@
 // that makes it generate NVRTC's code (docs/fidelity.md); --nvcc-flags names yours.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "compile/compile_cache.hpp"
 #include "compile/compile_variants.hpp"
@@ -81,9 +82,9 @@ int fidelity_command(const Arguments& args)
     bool as_json = false, strict = false;
     CommandLine line("usage: autotune fidelity RESULTS [options]");
     line.options()
-        ("limit", po::value(&limit)->default_value(10), "how many variants to check (the first ok ones, in the results' order)")
+        ("limit", ranged_value(&limit, {.least = 1})->default_value(10), "how many variants to check (the first ok ones, in the results' order)")
         ("nvcc-flags", po::value(&nvcc_flags), "your build's nvcc flags (default: compare plain nvcc and nvcc -Xcicc=--sharedmem32=0)")
-        ("jobs,j", po::value(&jobs)->default_value(0), "parallel nvcc processes (0: all cores)")
+        ("jobs,j", ranged_value(&jobs, jobs_range)->default_value(0), "parallel nvcc processes (0: all cores)")
         ("strict", po::bool_switch(&strict), "exit 1 when any variant's machine code differs in the last build")
         ("json", po::bool_switch(&as_json), "print JSON");
     line.positional("results", po::value(&results_path));

@@ -7,9 +7,14 @@
 #include "spec/load_spec.hpp"
 #include "spec/problem.hpp"
 #include "tune/tune_problem.hpp"
+#include "util/closest_name.hpp"
+#include "util/project_paths.hpp"
 #include "util/tool_version.hpp"
 
 #include <boost/program_options/errors.hpp>
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace {
@@ -56,6 +61,36 @@ std::string version_text()
            "; NVRTC " + autotune::nvrtc_version() + "\n";
 }
 
+using Command = int (*)(const autotune::cli::Arguments&);
+
+// Every command by name; the first argument is one of these or a built-in kernel.
+std::vector<std::pair<std::string, Command>> commands()
+{
+    using namespace autotune::cli;
+    return {{"list", list_command},         {"run", run_spec_command},       {"fidelity", fidelity_command},
+            {"occupancy", occupancy_command}, {"archs", archs_command},      {"devices", devices_command},
+            {"report", report_command},     {"roofline", roofline_command}, {"compare", compare_command},
+            {"header", header_command},     {"import", import_command},     {"export", export_command},
+            {"replay", replay_command},     {"check-model", check_model_command}, {"merge", merge_command},
+            {"measure-worker", measure_worker_command}};
+}
+
+// Neither a command nor a built-in kernel: said before any option is read, so a typo is
+// not reported as a missing --arch.
+[[noreturn]] void unknown_command(const std::string& name, const std::vector<std::pair<std::string, Command>>& known,
+                                  const std::vector<std::string>& kernel_names)
+{
+    std::vector<std::string> command_names;
+    for (const auto& [command, handler] : known)
+        if (command != "measure-worker") // internal: the measuring worker the tuner starts
+            command_names.push_back(command);
+    std::vector<std::string> every = command_names;
+    every.insert(every.end(), kernel_names.begin(), kernel_names.end());
+    throw autotune::cli::UsageError(fmt::format(
+        "unknown kernel or command '{}' ({}commands: {}; built-in kernels: {}; autotune run SPEC tunes your own)",
+        name, autotune::did_you_mean(name, every), fmt::join(command_names, ", "), fmt::join(kernel_names, ", ")));
+}
+
 int dispatch(const std::vector<std::string>& all)
 {
     using namespace autotune::cli;
@@ -73,25 +108,19 @@ int dispatch(const std::vector<std::string>& all)
         std::cout << version_text();
         return exit_ok;
     }
-    if (command == "list") return list_command(rest);
-    if (command == "run") return run_spec_command(rest);
-    if (command == "fidelity") return fidelity_command(rest);
-    if (command == "occupancy") return occupancy_command(rest);
-    if (command == "archs") return archs_command(rest);
-    if (command == "devices") return devices_command(rest);
-    if (command == "report") return report_command(rest);
-    if (command == "roofline") return roofline_command(rest);
-    if (command == "compare") return compare_command(rest);
-    if (command == "header") return header_command(rest);
-    if (command == "import") return import_command(rest);
-    if (command == "export") return export_command(rest);
-    if (command == "replay") return replay_command(rest);
-    if (command == "check-model") return check_model_command(rest);
-    if (command == "merge") return merge_command(rest);
-    if (command == "measure-worker") return measure_worker_command(rest);
+    const auto known = commands();
+    for (const auto& [name, handler] : known)
+        if (name == command)
+            return handler(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "
                          "(autotune --help)");
+    // A name of the list, not any path under kernels/ ("../examples/blur" is no built-in kernel).
+    std::vector<std::string> kernels;
+    for (const auto& spec : autotune::builtin_kernel_specs())
+        kernels.push_back(spec.stem().string());
+    if (std::find(kernels.begin(), kernels.end(), command) == kernels.end())
+        unknown_command(command, known, kernels);
     return tune_builtin_command(command, rest);
 }
 

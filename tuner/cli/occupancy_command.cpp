@@ -5,6 +5,7 @@
 #include "arch/arch_target.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "predict/occupancy.hpp"
 
@@ -58,13 +59,14 @@ int occupancy_command(const Arguments& args)
     int threads = 0, registers = 0, barriers = 1;
     std::int64_t shared = 0;
     bool as_json = false;
+    // Named barriers per block: 16 on every architecture (bar.sync 0 to 15).
     CommandLine line("usage: autotune occupancy --arch sm_XX --threads N --regs N [--smem BYTES] [--json]");
     line.options()
         ("arch", po::value(&arch_name)->required(), "architecture: sm_70 .. sm_121")
         ("threads", po::value(&threads)->required(), "threads per block")
         ("regs", po::value(&registers)->required(), "registers per thread")
-        ("smem", po::value(&shared)->default_value(0), "shared memory per block, bytes (static + dynamic)")
-        ("barriers", po::value(&barriers)->default_value(1), "barriers the kernel uses (0: no barrier limit)")
+        ("smem", ranged_value(&shared, {.least = 0})->default_value(0), "shared memory per block, bytes (static + dynamic)")
+        ("barriers", ranged_value(&barriers, {.least = 0, .most = 16})->default_value(1), "barriers the kernel uses (0: no barrier limit)")
         ("json", po::bool_switch(&as_json), "print JSON");
     if (!line.parse(args))
         return exit_ok;

@@ -7,6 +7,7 @@
 // measured on another GPU) give the strategy what a tuning run knows before measuring.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -96,7 +97,7 @@ int replay_command(const Arguments& args)
         ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
         ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
         ("problem", po::value(&problem), "M=1024,...: which problem of a file that holds several")
-        ("seed", po::value(&seed)->default_value(1), "K: the strategy's seed (default 1)")
+        ("seed", ranged_value(&seed, seed_range)->default_value(1), "K: the strategy's seed (default 1)")
         ("json", po::bool_switch(&as_json), "print JSON")
         ("trace", po::bool_switch(&trace), "also list every evaluation in order")
         ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)")

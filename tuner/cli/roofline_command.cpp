@@ -4,6 +4,7 @@
 // device ordinal that does not exist is bad input (2).
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "cli/written_outcome.hpp"
 #include "measure/ceilings_probe.hpp"
@@ -22,7 +23,7 @@ int roofline_command(const Arguments& args)
     std::string out = "results";
     bool json = false;
     CommandLine line("usage: autotune roofline [--device N] [--out DIR] [--json]");
-    line.options()("device", po::value(&device)->default_value(0), "GPU ordinal")(
+    line.options()("device", ranged_value(&device, {.least = 0})->default_value(0), "GPU ordinal")(
         "out", po::value(&out)->default_value("results"), "results directory; writes DIR/devices/<device>.json")(
         "json", po::bool_switch(&json), "say what was measured and written as JSON");
     if (!line.parse(args))

@@ -7,6 +7,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/header_generation.hpp"
+#include "cli/option_range.hpp"
 #include "cli/progress_line.hpp"
 #include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
@@ -68,6 +69,9 @@ struct TuneOptions {
     bool quiet = false;
 };
 
+// --max-time and --variant-timeout: above zero, and at most a day.
+constexpr OptionRange<double> seconds_range{.least = 0, .most = 86400, .least_excluded = true};
+
 void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
 {
     add
@@ -79,22 +83,22 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
         ("strategy", po::value(&o.strategy)->default_value("exhaustive"), fmt::format("which variants get GPU time: {}", fmt::join(strategy_names(), ", ")).c_str())
         ("budget", po::value(&o.budget), "at most N measurements, P% of the variants the search may choose from, or a duration: 90s, 30m, 2h")
-        ("seed", po::value(&o.seed)->default_value(1), "seed of the strategy and of the input data")
+        ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "seed of the strategy and of the input data")
         ("shard", po::value(&o.shard), "I/N: tune the I-th of N deterministic parts of the space (merge them with autotune merge)")
         ("launch-bounds", po::bool_switch(&o.launch_bounds), "sweep the register policy (launch bounds, register caps) around the 3 best and report the register/time frontier")
         ("prior", po::value(&o.prior), "RESULTS: the same kernel measured on another GPU; the search starts from its fastest variants and learns from its times")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
-        ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
+        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
         ("json", po::bool_switch(&o.json), "print the results JSON instead of the table")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress lines on stderr (errors and warnings still print)")
-        ("max-noise", po::value(&o.max_noise_percent)->default_value(1.0), "stop sampling when the median's relative standard error is below this, percent")
-        ("min-samples", po::value(&o.min_samples)->default_value(10), "samples before the noise rule may stop")
-        ("max-time", po::value(&o.max_seconds)->default_value(5.0), "seconds of sampling per variant at most")
-        ("variant-timeout", po::value(&o.variant_timeout)->default_value(60.0), "seconds after which a silent variant is killed and marked fault");
+        ("max-noise", ranged_value(&o.max_noise_percent, {.least = 0, .most = 100, .least_excluded = true})->default_value(1.0), "stop sampling when the median's relative standard error is below this, percent")
+        ("min-samples", ranged_value(&o.min_samples, {.least = 1, .most = 1000000})->default_value(10), "samples before the noise rule may stop")
+        ("max-time", ranged_value(&o.max_seconds, seconds_range)->default_value(5.0), "seconds of sampling per variant at most")
+        ("variant-timeout", ranged_value(&o.variant_timeout, seconds_range)->default_value(60.0), "seconds after which a silent variant is killed and marked fault");
 }
 
 std::vector<std::string> split_flags(const std::string& text)
@@ -258,6 +262,11 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     if (setup.roofline_device && setup.roofline_device->compute_capability != arch.number())
         throw UsageError(fmt::format("--device {} is sm_{}, not {}", setup.roofline_device->key,
                                      setup.roofline_device->compute_capability, arch.name()));
+    // The worker answers a variant after up to --max-time of sampling; a timeout below that
+    // would kill every slow or noisy variant as a fault.
+    if (o.variant_timeout <= o.max_seconds)
+        throw UsageError(fmt::format("--variant-timeout {} must exceed --max-time {} (a variant is sampled for up to "
+                                     "--max-time before it answers)", o.variant_timeout, o.max_seconds));
     setup.selection = parse_space(o.space);
     const std::vector<Problem> problems = resolve_problems(spec, o.problems);
     CompileSettings& settings = setup.compile;
@@ -389,15 +398,7 @@ int tune_builtin_command(const std::string& kernel, const Arguments& args)
                           [&kernel](const std::string& extra) {
                               if (!extra.empty())
                                   throw UsageError(fmt::format("unexpected argument '{}'", extra));
-                              const auto path = builtin_kernels_dir() / (kernel + ".toml");
-                              if (!std::filesystem::is_regular_file(path)) {
-                                  std::string known;
-                                  for (const auto& spec : builtin_kernel_specs())
-                                      known += (known.empty() ? "" : ", ") + spec.stem().string();
-                                  throw UsageError(fmt::format("unknown kernel '{}' (built-in: {}; or autotune run SPEC "
-                                                               "for your own)", kernel, known));
-                              }
-                              return load_spec(path);
+                              return load_spec(builtin_kernels_dir() / (kernel + ".toml"));
                           });
 }
 

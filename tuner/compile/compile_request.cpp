@@ -1,6 +1,7 @@
 #include "compile/compile_request.hpp"
 
 #include "spec/expression.hpp"
+#include "spec/load_spec.hpp"
 #include "spec/spec_scope.hpp"
 
 #include <fmt/format.h>
@@ -63,8 +64,12 @@ void add_spec_definitions(const KernelSpec& spec, const Problem& problem, const 
     scope.set_all(problem.values);
     scope.set_all(variant.parameters);
     scope.set_all(variant.derived);
-    for (const auto& d : spec.definitions)
-        request.definitions.emplace_back(d.name, Expression(d.expression, "defines." + d.name, scope).evaluate_integer());
+    try {
+        for (const auto& d : spec.definitions)
+            request.definitions.emplace_back(d.name, Expression(d.expression, "defines." + d.name, scope).evaluate_integer());
+    } catch (const ExpressionError& e) {
+        throw spec_problem_error(spec, problem, fmt::format("{} (variant {})", e.what(), variant.key()));
+    }
 }
 
 } // namespace

@@ -1,8 +1,12 @@
 #include "measure/element_type.hpp"
 
+#include "spec/expression.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -85,6 +89,38 @@ std::size_t element_size(ElementType type)
         return 8;
     }
     throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
+}
+
+bool is_scalar_argument_type(ElementType type) { return type != ElementType::f16 && type != ElementType::bf16; }
+
+std::string scalar_value_error(ElementType type, double value)
+{
+    if (!is_scalar_argument_type(type))
+        return fmt::format("{} scalars are not supported", to_string(type));
+    if (!std::isfinite(value))
+        return fmt::format("{} is not a finite number", value);
+    if (type == ElementType::f64)
+        return "";
+    if (type == ElementType::f32)
+        return std::fabs(value) <= std::numeric_limits<float>::max()
+                   ? ""
+                   : fmt::format("{:g} is outside float's range (magnitude at most {:g})", value,
+                                 std::numeric_limits<float>::max());
+    if (value != std::floor(value))
+        return fmt::format("{} is not an integer ({} takes integers)", value, to_string(type));
+    // Integers: the type's range; a long long's ends at 2^53, where a spec's expression (a
+    // double) stops holding every integer.
+    const auto [least, most] = [type]() -> std::pair<double, double> {
+        switch (type) {
+        case ElementType::i8: return {-128.0, 127.0};
+        case ElementType::i32: return {-2147483648.0, 2147483647.0};
+        case ElementType::u32: return {0.0, 4294967295.0};
+        default: return {-static_cast<double>(largest_exact_integer), static_cast<double>(largest_exact_integer)};
+        }
+    }();
+    if (value < least || value > most)
+        return fmt::format("{:.17g} is outside {}'s range {:.17g} to {:.17g}", value, to_string(type), least, most);
+    return "";
 }
 
 bool is_floating_point(ElementType type)

@@ -24,4 +24,11 @@ struct BufferElement {
 [[nodiscard]] std::size_t element_size(ElementType type);
 [[nodiscard]] bool is_floating_point(ElementType type);
 
+// Whether the tuner can pass a scalar argument of `type` (all but __half and bfloat16).
+[[nodiscard]] bool is_scalar_argument_type(ElementType type);
+// Why `value` cannot be passed as a scalar of `type` ("3e+09 is outside int's range
+// -2147483648 to 2147483647", "2.5 is not an integer"), or "" when it can: a cast would
+// silently wrap, truncate or become infinity.
+[[nodiscard]] std::string scalar_value_error(ElementType type, double value);
+
 } // namespace autotune

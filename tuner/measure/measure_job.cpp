@@ -1,6 +1,7 @@
 #include "measure/measure_job.hpp"
 
 #include "spec/expression.hpp"
+#include "spec/load_spec.hpp"
 #include "spec/spec_scope.hpp"
 
 #include <fmt/format.h>
@@ -18,39 +19,48 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
     scope.set_all(variant.derived);
 
     std::vector<ArgumentValue> out;
-    for (const auto& a : spec.arguments) {
-        ArgumentValue v;
-        v.name = a.name;
-        v.kind = a.kind;
-        v.access = a.access;
-        v.constant = a.kind == ArgumentKind::buffer && a.memory == ArgumentMemory::constant;
-        v.kernel_parameter = a.kernel_parameter;
-        v.random_upper = a.random_upper;
-        BufferElement element;
-        try {
-            element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
-                                                     : BufferElement{parse_element_type(a.element_type), 1};
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(fmt::format("argument {}: {}", a.name, e.what()));
+    try {
+        for (const auto& a : spec.arguments) {
+            ArgumentValue v;
+            v.name = a.name;
+            v.kind = a.kind;
+            v.access = a.access;
+            v.constant = a.kind == ArgumentKind::buffer && a.memory == ArgumentMemory::constant;
+            v.kernel_parameter = a.kernel_parameter;
+            v.random_upper = a.random_upper;
+            BufferElement element;
+            try {
+                element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
+                                                         : BufferElement{parse_element_type(a.element_type), 1};
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(fmt::format("argument {}: {}", a.name, e.what()));
+            }
+            v.type = element.component;
+            if (a.kind == ArgumentKind::buffer) {
+                v.count = Expression(a.size, "argument " + a.name + " size", scope).evaluate_integer();
+                if (v.count < 1)
+                    throw std::invalid_argument(fmt::format("argument {}: size '{}' = {} (a buffer needs at least one element)",
+                                                            a.name, a.size, v.count));
+                // A float2 buffer of N elements is 2N floats to fill and to compare, component by component.
+                v.count *= element.components;
+            } else {
+                v.value = Expression(a.value, "argument " + a.name + " value", scope).evaluate();
+            }
+            out.push_back(std::move(v));
         }
-        v.type = element.component;
-        if (a.kind == ArgumentKind::buffer) {
-            v.count = Expression(a.size, "argument " + a.name + " size", scope).evaluate_integer();
-            if (v.count < 1)
-                throw std::invalid_argument(fmt::format("argument {}: size '{}' = {} (a buffer needs at least one element)",
-                                                        a.name, a.size, v.count));
-            // A float2 buffer of N elements is 2N floats to fill and to compare, component by component.
-            v.count *= element.components;
-        } else {
-            v.value = Expression(a.value, "argument " + a.name + " value", scope).evaluate();
-        }
-        out.push_back(std::move(v));
+    } catch (const ExpressionError& e) {
+        // The spec's error, not the measurement's: it names the spec file.
+        throw spec_problem_error(spec, problem, fmt::format("{} (variant {})", e.what(), variant.key()));
     }
     return out;
 }
 
 std::array<std::byte, 8> scalar_argument_bytes(const ArgumentValue& a)
 {
+    // Checked before anything is compiled (check_problem); a value a cast would wrap must
+    // still never reach a kernel.
+    if (const std::string why = scalar_value_error(a.type, a.value); !why.empty())
+        throw std::invalid_argument(fmt::format("scalar argument {}: {}", a.name, why));
     std::array<std::byte, 8> out{};
     auto put = [&out](auto value) { std::memcpy(out.data(), &value, sizeof value); };
     switch (a.type) {
@@ -61,8 +71,7 @@ std::array<std::byte, 8> scalar_argument_bytes(const ArgumentValue& a)
     case ElementType::u32: put(static_cast<std::uint32_t>(a.value)); break;
     case ElementType::i64: put(static_cast<std::int64_t>(a.value)); break;
     default:
-        throw std::invalid_argument(fmt::format("scalar argument {}: {} scalars are not supported", a.name,
-                                                to_string(a.type)));
+        break; // refused above
     }
     return out;
 }

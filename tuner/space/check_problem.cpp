@@ -15,7 +15,7 @@ namespace {
 
 [[noreturn]] void fail(const KernelSpec& spec, const Problem& problem, const std::string& what)
 {
-    throw SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+    throw spec_problem_error(spec, problem, what);
 }
 
 std::string human_bytes(double bytes)
@@ -48,14 +48,16 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
     };
     std::vector<Buffer> buffers;
     for (const auto& a : spec.arguments) {
-        ElementType type{};
+        if (a.kind != ArgumentKind::buffer)
+            continue;
+        BufferElement element;
         try {
-            type = parse_element_type(a.element_type);
+            element = parse_buffer_element(a.element_type); // float2 too: CUDA's vectors are buffer types
         } catch (const std::invalid_argument& e) {
             fail(spec, problem, fmt::format("argument {}: {}", a.name, e.what()));
         }
-        if (a.kind == ArgumentKind::buffer)
-            buffers.push_back({&a, element_size(type), Expression(a.size, "argument " + a.name + " size", scope)});
+        buffers.push_back({&a, element_size(element.component) * static_cast<std::size_t>(element.components),
+                           Expression(a.size, "argument " + a.name + " size", scope)});
     }
     auto check_size = [&](const Buffer& b, double count, const std::string& variant) {
         if (!std::isfinite(count) || std::fabs(count) > 9.0e15)
@@ -109,6 +111,49 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
             check_size(buffers[i], counts[i], first);
 }
 
+// What a variant's compile and launch take from expressions besides the geometry and the
+// buffer sizes, for every variant: scalar arguments must fit their type (an int of 3e9 would
+// wrap) and [kernel] defines must be integers (else every compile would fail on it).
+void check_variant_values(const KernelSpec& spec, const Problem& problem, const Space& space)
+{
+    ExpressionScope scope(spec_variable_names(spec));
+    scope.set_all(problem.values);
+    struct Scalar {
+        const KernelArgument* argument;
+        ElementType type;
+        Expression value;
+    };
+    std::vector<Scalar> scalars;
+    for (const auto& a : spec.arguments) {
+        if (a.kind != ArgumentKind::scalar)
+            continue;
+        ElementType type{};
+        try {
+            type = parse_element_type(a.element_type);
+        } catch (const std::invalid_argument& e) {
+            fail(spec, problem, fmt::format("argument {}: {}", a.name, e.what()));
+        }
+        scalars.push_back({&a, type, Expression(a.value, "argument " + a.name + " value", scope)});
+    }
+    std::vector<Expression> definitions;
+    for (const auto& d : spec.definitions)
+        definitions.emplace_back(d.expression, "defines." + d.name, scope);
+    for (const auto& v : space.variants) {
+        scope.set_all(v.parameters);
+        scope.set_all(v.derived);
+        try {
+            for (const auto& s : scalars)
+                if (const std::string why = scalar_value_error(s.type, s.value.evaluate()); !why.empty())
+                    fail(spec, problem, fmt::format("argument {}: value '{}': {} (variant {})", s.argument->name,
+                                                    s.argument->value, why, v.key()));
+            for (const auto& d : definitions)
+                (void)d.evaluate_integer();
+        } catch (const ExpressionError& e) {
+            fail(spec, problem, fmt::format("{} (variant {})", e.what(), v.key()));
+        }
+    }
+}
+
 void check_not_empty(const KernelSpec& spec, const Problem& problem, const Space& space, SpaceSelection selection)
 {
     if (!space.variants.empty())
@@ -132,6 +177,7 @@ void check_problem(const KernelSpec& spec, const Problem& problem, const Space& 
 {
     check_cost(spec, problem, space);
     check_buffers(spec, problem, space);
+    check_variant_values(spec, problem, space);
     check_not_empty(spec, problem, space, selection);
 }
 

@@ -1,6 +1,7 @@
 #include "space/enumerate_space.hpp"
 
 #include "spec/expression.hpp"
+#include "spec/load_spec.hpp"
 #include "spec/spec_scope.hpp"
 
 #include <algorithm>
@@ -104,7 +105,8 @@ namespace {
 // Walks the space in enumeration order and hands each valid variant to `keep`; fills in
 // `space`'s combinations and removals.
 template <typename Keep>
-void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, SpaceCount& space, Keep keep)
+void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, SpaceCount& space,
+                   Keep keep)
 {
     ExpressionScope scope(spec_variable_names(spec));
     scope.set_all(problem.values);
@@ -135,7 +137,15 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
     const std::size_t n = spec.parameters.size();
     std::vector<std::size_t> digit(n, 0);
     std::vector<double> derived_values(derived.size());
-    for (std::size_t combination = 0; combination < space.combinations; ++combination) {
+    const auto combination_text = [&] {
+        std::string text;
+        for (std::size_t i = 0; i < n; ++i)
+            text += fmt::format("{}{}={}", i ? "," : "", spec.parameters[i].name,
+                                values_of(spec.parameters[i], selection)[digit[i]]);
+        return text;
+    };
+    // Evaluates the combination the digits point at, and keeps it or counts its removal.
+    const auto visit = [&] {
         for (std::size_t i = 0; i < n; ++i)
             scope.set(spec.parameters[i].name, static_cast<double>(values_of(spec.parameters[i], selection)[digit[i]]));
         for (std::size_t i = 0; i < derived.size(); ++i) {
@@ -172,13 +182,31 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
                 keep(std::move(v));
             }
         }
-
+    };
+    for (std::size_t combination = 0; combination < space.combinations; ++combination) {
+        try {
+            visit();
+        } catch (const ExpressionError& e) {
+            throw spec_problem_error(spec, problem, fmt::format("{} (variant {})", e.what(), combination_text()));
+        }
         // Odometer: the last parameter varies fastest.
         for (std::size_t i = n; i-- > 0;) {
             if (++digit[i] < values_of(spec.parameters[i], selection).size())
                 break;
             digit[i] = 0;
         }
+    }
+}
+
+// An expression that fails (a division by zero, a block that is not an integer) is the
+// spec's error: it names the spec file and the problem besides the expression.
+template <typename Keep>
+void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, SpaceCount& space, Keep keep)
+{
+    try {
+        walk_space_of(spec, problem, selection, space, keep);
+    } catch (const ExpressionError& e) {
+        throw spec_problem_error(spec, problem, e.what());
     }
 }
 

@@ -22,7 +22,7 @@ struct Agreed {
 ProblemWork problem_work(const KernelSpec& spec, const Problem& problem, const std::vector<Variant>& variants)
 {
     const auto fail = [&](const std::string& what) {
-        return SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+        return spec_problem_error(spec, problem, what);
     };
     ExpressionScope scope(spec_variable_names(spec));
     scope.set_all(problem.values);

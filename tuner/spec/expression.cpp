@@ -1,5 +1,7 @@
 #include "spec/expression.hpp"
 
+#include "util/closest_name.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <muParser.h>
@@ -92,8 +94,8 @@ Expression::Expression(const std::string& text, const std::string& origin, Expre
         // not in the middle of an enumeration.
         for (const auto& [name, ignored] : parser_->GetUsedVar()) {
             if (!scope.has(name))
-                throw ExpressionError(fmt::format("{}: '{}' uses unknown name '{}' (known: {})", origin_,
-                                                  text_, name, fmt::join(scope.names(), ", ")));
+                throw ExpressionError(fmt::format("{}: '{}' uses unknown name '{}' ({}known: {})", origin_, text_, name,
+                                                  did_you_mean(name, scope.names()), fmt::join(scope.names(), ", ")));
             names_.push_back(name);
         }
     } catch (const mu::ParserError& e) {
@@ -110,7 +112,7 @@ double Expression::evaluate() const
     try {
         const double value = parser_->Eval();
         if (!std::isfinite(value))
-            throw ExpressionError(fmt::format("{}: '{}' is not finite", origin_, text_));
+            throw ExpressionError(fmt::format("{}: '{}' is not finite (a division by zero?)", origin_, text_));
         return value;
     } catch (const mu::ParserError& e) {
         throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin_, text_, e.GetMsg()));

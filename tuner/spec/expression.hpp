@@ -15,6 +15,10 @@ namespace mu { class Parser; }
 
 namespace autotune {
 
+// 2^53: up to here a double holds every integer, so a value a spec gives (a parameter, a
+// problem size) must not exceed it to mean in an expression what it says.
+inline constexpr std::int64_t largest_exact_integer = std::int64_t{1} << 53;
+
 // An expression that could not be parsed or evaluated; the message names the
 // expression, where it came from, and what was wrong.
 class ExpressionError : public std::runtime_error {

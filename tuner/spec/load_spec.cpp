@@ -2,7 +2,9 @@
 
 #include "spec/expression.hpp"
 #include "spec/load_t1.hpp"
+#include "spec/spec_ranges.hpp"
 #include "spec/spec_scope.hpp"
+#include "util/closest_name.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -134,14 +136,15 @@ void check_identifier(const Reader& reader, const toml::node* node, const std::s
         reader.fail(node, fmt::format("{} '{}' is not a valid identifier", what, name));
 }
 
-// A misspelt key (parameter_as, dynamic_shared) would otherwise be ignored and its default
-// silently used.
+// A misspelt key (parameter_as, defualt) would otherwise be ignored and its default
+// silently used: every table whose keys are fixed, inline or not, goes through here.
 void reject_unknown_keys(const Reader& reader, const toml::table& table, std::string_view where,
-                         const std::set<std::string>& known)
+                         const std::vector<std::string>& known)
 {
     for (const auto& [key, node] : table)
-        if (!known.count(std::string(key.str())))
-            reader.fail(&node, fmt::format("{} has unknown key '{}' (known: {})", where, key.str(), fmt::join(known, ", ")));
+        if (std::find(known.begin(), known.end(), key.str()) == known.end())
+            reader.fail(&node, fmt::format("{} has unknown key '{}' ({}known: {})", where, key.str(),
+                                           did_you_mean(key.str(), known), fmt::join(known, ", ")));
 }
 
 // [kernel] defines: ["N", "M"] (each a name the spec knows, passed as its value) or
@@ -225,6 +228,7 @@ void read_parameters(const Reader& reader, const toml::table& root, KernelSpec& 
         check_identifier(reader, node, name, "parameter");
         TunableParameter parameter{name, {}, {}};
         if (const toml::table* t = node->as_table()) {
+            reject_unknown_keys(reader, *t, fmt::format("[parameters.{}]", name), {"values", "default"});
             const toml::node* values = t->get("values");
             if (values == nullptr)
                 reader.fail(node, fmt::format("parameter {} needs values = [...]", name));
@@ -303,8 +307,13 @@ void read_problem_set(const Reader& reader, const toml::table& root, KernelSpec&
         for (const auto& [name, value] : Reader::in_source_order(*item.as_table())) {
             const bool known = std::any_of(spec.problem.begin(), spec.problem.end(),
                                            [&](const ProblemVariable& v) { return v.name == name; });
-            if (!known)
-                reader.fail(value, fmt::format("[[problems]] sets '{}', which is not a variable of [problem]", name));
+            if (!known) {
+                std::vector<std::string> variables;
+                for (const auto& v : spec.problem)
+                    variables.push_back(v.name);
+                reader.fail(value, fmt::format("[[problems]] sets '{}', which is not a variable of [problem] ({}known: {})",
+                                               name, did_you_mean(name, variables), fmt::join(variables, ", ")));
+            }
             if (!value->is_integer() || value->as_integer()->get() <= 0)
                 reader.fail(value, fmt::format("[[problems]] {} must be a positive integer", name));
             assignment.values.emplace_back(name, value->as_integer()->get());
@@ -365,18 +374,22 @@ void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& s
     const toml::array* arguments = node->as_array();
     if (arguments == nullptr || !arguments->is_array_of_tables())
         reader.fail(node, "arguments must be an array of tables ([[arguments]])");
-    for (const toml::node& item : *arguments) {
+    for (std::size_t i = 0; i < arguments->size(); ++i) {
+        const toml::node& item = *arguments->get(i);
         const toml::table& t = *item.as_table();
-        KernelArgument argument;
-        argument.name = reader.string(t, "name", true);
-        check_identifier(reader, &item, argument.name, "argument");
+        const auto name = t["name"].value<std::string>();
+        const std::string where = name ? "argument " + *name : fmt::format("[[arguments]] number {}", i + 1);
         const bool is_buffer = t.contains("buffer");
         const bool is_scalar = t.contains("scalar");
         if (is_buffer == is_scalar)
-            reader.fail(&item, fmt::format("argument {} needs exactly one of buffer = 'type' or scalar = 'type'",
-                                           argument.name));
-        reject_unknown_keys(reader, t, "argument " + argument.name,
-                            {"name", "buffer", "scalar", "size", "value", "access", "memory", "parameter"});
+            reader.fail(&item, fmt::format("{} needs exactly one of buffer = 'type' or scalar = 'type'", where));
+        // A buffer's keys on a scalar (size, access) would be ignored as surely as a misspelt one.
+        reject_unknown_keys(reader, t, where,
+                            is_buffer ? std::vector<std::string>{"name", "buffer", "size", "access", "memory", "parameter"}
+                                      : std::vector<std::string>{"name", "scalar", "value"});
+        KernelArgument argument;
+        argument.name = reader.string(t, "name", true);
+        check_identifier(reader, &item, argument.name, "argument");
         if (is_buffer) {
             argument.kind = ArgumentKind::buffer;
             argument.element_type = reader.string(t, "buffer", true);
@@ -417,11 +430,7 @@ void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelS
 void read_register_policy(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& policy = reader.table(root, "register_policy", false);
-    static const std::set<std::string> known{"max_threads", "min_blocks", "maxnreg", "maxrregcount"};
-    for (const auto& [key, node] : policy)
-        if (!known.count(std::string(key.str())))
-            reader.fail(&node, fmt::format("[register_policy] has unknown key '{}' (known: max_threads, min_blocks, "
-                                           "maxnreg, maxrregcount)", key.str()));
+    reject_unknown_keys(reader, policy, "[register_policy]", {"max_threads", "min_blocks", "maxnreg", "maxrregcount"});
     spec.register_policy.max_threads = reader.string(policy, "max_threads", false);
     spec.register_policy.min_blocks = reader.string(policy, "min_blocks", false);
     spec.register_policy.maxnreg = reader.string(policy, "maxnreg", false);
@@ -445,8 +454,13 @@ void read_reference_variant(const Reader& reader, const toml::table& reference, 
         reader.fail(node, "[reference] names both cpu and variant: choose one reference");
     for (const auto& [name, value] : Reader::in_source_order(*values)) {
         const TunableParameter* parameter = spec.find_parameter(name);
-        if (parameter == nullptr)
-            reader.fail(value, fmt::format("[reference] variant sets '{}', which is not a parameter", name));
+        if (parameter == nullptr) {
+            std::vector<std::string> names;
+            for (const auto& p : spec.parameters)
+                names.push_back(p.name);
+            reader.fail(value, fmt::format("[reference] variant sets '{}', which is not a parameter ({}known: {})", name,
+                                           did_you_mean(name, names), fmt::join(names, ", ")));
+        }
         if (!value->is_integer())
             reader.fail(value, fmt::format("[reference] variant {} must be an integer", name));
         const std::int64_t v = value->as_integer()->get();
@@ -471,11 +485,7 @@ void read_reference_variant(const Reader& reader, const toml::table& reference, 
 void read_reference(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& reference = reader.table(root, "reference", false);
-    static const std::set<std::string> known{"cpu", "tolerance", "relative", "variant"};
-    for (const auto& [key, node] : reference)
-        if (!known.count(std::string(key.str())))
-            reader.fail(&node, fmt::format("[reference] has unknown key '{}' (known: cpu, tolerance, relative, variant)",
-                                           key.str()));
+    reject_unknown_keys(reader, reference, "[reference]", {"cpu", "tolerance", "relative", "variant"});
     spec.reference.cpu = reader.string(reference, "cpu", false);
     read_reference_variant(reader, reference, spec);
     spec.reference.tolerance = reader.string(reference, "tolerance", false, "elementwise");
@@ -500,6 +510,11 @@ const TunableParameter* KernelSpec::find_parameter(std::string_view wanted) cons
     return nullptr;
 }
 
+SpecError spec_problem_error(const KernelSpec& spec, const Problem& problem, const std::string& what)
+{
+    return SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+}
+
 KernelSpec load_spec(const std::filesystem::path& path)
 {
     if (!std::filesystem::is_regular_file(path))
@@ -517,13 +532,9 @@ KernelSpec load_spec(const std::filesystem::path& path)
     KernelSpec spec;
     spec.spec_path = std::filesystem::absolute(path);
     // A misspelt table ([problme]) would otherwise be ignored and its defaults silently used.
-    static const std::set<std::string> known_keys{"name",     "description", "kernel",    "parameters",
-                                                  "derived",  "constraints", "problem",   "problems",
-                                                  "arguments", "launch",     "cost",      "register_policy",
-                                                  "reference"};
-    for (const auto& [key, node] : root)
-        if (!known_keys.count(std::string(key.str())))
-            reader.fail(&node, fmt::format("unknown key '{}' (known: {})", key.str(), fmt::join(known_keys, ", ")));
+    reject_unknown_keys(reader, root, "the spec",
+                        {"name", "description", "kernel", "parameters", "derived", "constraints", "problem", "problems",
+                         "arguments", "launch", "cost", "register_policy", "reference"});
     spec.name = reader.string(root, "name", true);
     check_identifier(reader, root.get("name"), spec.name, "kernel name");
     spec.description = reader.string(root, "description", false);
@@ -536,12 +547,18 @@ KernelSpec load_spec(const std::filesystem::path& path)
     read_launch_and_cost(reader, root, spec);
     read_register_policy(reader, root, spec);
     read_reference(reader, root, spec);
+    check_loaded_spec(spec);
+    return spec;
+}
+
+void check_loaded_spec(const KernelSpec& spec)
+{
     try {
         validate_spec(spec);
     } catch (const ExpressionError& e) {
-        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
+        throw SpecError(fmt::format("{}: {}", spec.spec_path.string(), e.what()));
     }
-    return spec;
+    check_spec_ranges(spec);
 }
 
 void validate_spec(const KernelSpec& spec)

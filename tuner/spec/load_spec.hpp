@@ -3,6 +3,7 @@
 #pragma once
 
 #include "spec/kernel_spec.hpp"
+#include "spec/problem.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -16,7 +17,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A spec's error found for one problem (an expression that fails for its values, a size or
+// a scalar out of range): "<spec file>: problem M=1024,N=512: <what>".
+[[nodiscard]] SpecError spec_problem_error(const KernelSpec& spec, const Problem& problem, const std::string& what);
+
 [[nodiscard]] KernelSpec load_spec(const std::filesystem::path& path);
+
+// Checks a spec just read, of either format: its expressions (validate_spec) and the ranges
+// of its values (spec_ranges.hpp). Throws SpecError naming the spec file.
+void check_loaded_spec(const KernelSpec& spec);
 
 // Checks every expression of the spec against the names it may use, so a typo is
 // reported when the spec is loaded. load_spec calls it; exposed for tests.

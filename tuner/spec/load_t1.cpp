@@ -3,6 +3,7 @@
 #include "measure/element_type.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/python_expression.hpp"
+#include "util/closest_name.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -37,7 +38,8 @@ public:
         for (const auto& [key, value] : object.items())
             if (!known.count(key))
                 fail(where.empty() ? key : where + "." + key,
-                     fmt::format("is not a T1 field autotune knows (known here: {})", fmt::join(known, ", ")));
+                     fmt::format("is not a T1 field autotune knows ({}known here: {})",
+                                 did_you_mean(key, {known.begin(), known.end()}), fmt::join(known, ", ")));
     }
 
     const json& required(const json& object, const std::string& key, const std::string& where) const
@@ -474,11 +476,7 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     spec.cost = CostModel{"0", "0", Precision::fp32};
     read_arguments(r, kernel, spec);
     read_reference(defaults, space, kernel, spec);
-    try {
-        validate_spec(spec);
-    } catch (const ExpressionError& e) {
-        throw SpecError(fmt::format("{}: {}", path.string(), e.what()));
-    }
+    check_loaded_spec(spec);
     return spec;
 }
 

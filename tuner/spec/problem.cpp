@@ -1,5 +1,7 @@
 #include "spec/problem.hpp"
 
+#include "spec/expression.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -38,6 +40,9 @@ std::vector<std::pair<std::string, std::int64_t>> parse_problem_assignments(cons
         const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
         if (ec != std::errc() || end != number.data() + number.size())
             throw ProblemError(fmt::format("--problem '{}': '{}' is not an integer", text, number));
+        // M=64,M=128 is a typo either way: which one was meant is not ours to guess.
+        if (std::any_of(out.begin(), out.end(), [&](const auto& earlier) { return earlier.first == name; }))
+            throw ProblemError(fmt::format("--problem '{}': {} is set twice", text, name));
         out.emplace_back(name, value);
     }
     if (out.empty())
@@ -60,8 +65,8 @@ Problem resolve_problem(const KernelSpec& spec, const std::vector<std::pair<std:
             throw ProblemError(fmt::format("--problem: '{}' is not a problem variable of {} (known: {})", name,
                                            spec.name, known.empty() ? "none" : known));
         }
-        if (value <= 0)
-            throw ProblemError(fmt::format("--problem: {}={} must be positive", name, value));
+        if (value <= 0 || value > largest_exact_integer)
+            throw ProblemError(fmt::format("--problem: {}={} is out of range (accepted: 1 to 2^53)", name, value));
         it->second = value;
     }
     return problem;

@@ -25,7 +25,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Parses "M=1024,N=512" into name/value pairs; throws ProblemError naming the bad part.
+// Parses "M=1024,N=512" into name/value pairs; throws ProblemError naming the bad part
+// (and a name set twice).
 [[nodiscard]] std::vector<std::pair<std::string, std::int64_t>> parse_problem_assignments(const std::string& text);
 
 // The spec's defaults with `overrides` applied; every override must name a problem
