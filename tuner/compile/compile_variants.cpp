@@ -149,6 +149,14 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
             try {
                 job.output = cache ? cache->load(job.key) : std::nullopt;
                 job.from_cache = job.output.has_value();
+                // An entry whose ptxas log and cubin disagree (its digest is right: it was
+                // stored so) is compiled again, once, and replaced.
+                if (job.from_cache && job.output->ok &&
+                    inspect(*job.output, job.request, variants[job.variants.front()].register_policy, settings, true)
+                            .status != CompileStatus::ok) {
+                    job.output.reset();
+                    job.from_cache = false;
+                }
                 if (!job.output) {
                     job.output = run_compiler(job.request, settings);
                     if (cache)
