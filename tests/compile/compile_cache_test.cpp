@@ -8,9 +8,13 @@
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
 
+#include <csignal>
 #include <fstream>
 #include <functional>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <mutex>
+#include <sys/resource.h>
 #include <nlohmann/json.hpp>
 
 using namespace autotune;
@@ -230,6 +234,64 @@ TEST(CompileCache, AnEntryWhoseLogDisagreesWithItsCubinIsCompiledAgainOnceAndRep
     const CompiledVariant next = run.compile();
     EXPECT_TRUE(next.cache_hit);
     expect_same_compile(next, fresh);
+}
+
+// A full disk under the cache, for real: a limit on the size of the files this process
+// writes (which binds root too) makes every entry's write fail, as ENOSPC would.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        getrlimit(RLIMIT_FSIZE, &saved_);
+        previous_handler_ = std::signal(SIGXFSZ, SIG_IGN); // fail the write, do not kill the test
+        const rlimit limit{bytes, saved_.rlim_max};
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit()
+    {
+        setrlimit(RLIMIT_FSIZE, &saved_);
+        std::signal(SIGXFSZ, previous_handler_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit saved_{};
+    void (*previous_handler_)(int) = nullptr;
+};
+
+TEST(CompileCache, AnEntryThatCannotBeStoredChangesNoResultAndIsSaidOnce)
+{
+    autotune::test::TempDir cache;
+    CopyRun copy;
+    const auto uncached = compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_90"), {});
+    CompileSettings settings;
+    settings.cache_dir = cache.path();
+    std::mutex said_mutex;
+    std::vector<std::string> said;
+    settings.cache_store_failed = [&](const std::string& why) {
+        std::lock_guard lock(said_mutex);
+        said.push_back(why);
+    };
+    std::vector<CompiledVariant> stored_nothing;
+    {
+        const FileSizeLimit disk_full(64); // smaller than any cubin
+        stored_nothing = compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_90"), settings);
+    }
+    ASSERT_EQ(stored_nothing.size(), uncached.size());
+    for (std::size_t i = 0; i < uncached.size(); ++i) {
+        SCOPED_TRACE(copy.space.variants[i].key());
+        EXPECT_EQ(stored_nothing[i].status, CompileStatus::ok) << stored_nothing[i].error;
+        EXPECT_EQ(stored_nothing[i].sass_sha256, uncached[i].sass_sha256);
+        EXPECT_EQ(stored_nothing[i].resources.registers, uncached[i].resources.registers);
+    }
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_THAT(said.front(), ::testing::HasSubstr(cache.path().string()));
+    // With room again, the next call stores and later ones read.
+    (void)compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_90"), settings);
+    EXPECT_TRUE(compile_variants(copy.spec, copy.problem, copy.space.variants, parse_arch("sm_90"), settings)
+                    .front()
+                    .cache_hit);
 }
 
 } // namespace

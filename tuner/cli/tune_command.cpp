@@ -6,9 +6,9 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/compile_cache_option.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/progress_line.hpp"
-#include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -268,8 +268,6 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw UsageError("--nvcc-flags applies to --compiler nvcc only");
     settings.nvcc_flags = split_flags(o.nvcc_flags);
     settings.project_root = project_root();
-    if (o.cache != "none")
-        settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
 
     const auto strategies = strategy_names();
     if (std::find(strategies.begin(), strategies.end(), o.strategy) == strategies.end())
@@ -330,6 +328,9 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw SpecError(spec.not_measurable);
     if (setup.device)
         setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
+    // The compile cache is checked last before compiling: no bad input found later leaves
+    // a directory behind, and no run compiles for nothing.
+    use_compile_cache(o.cache, settings, [&progress](const std::string& line) { progress.say(line); });
 
     std::vector<TuningRun> runs;
     const std::string created = utc_time();
