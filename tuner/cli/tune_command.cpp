@@ -25,6 +25,7 @@
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 #include "util/scratch_dir.hpp"
+#include "util/writable_directory.hpp"
 
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -214,6 +215,21 @@ void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
     setup.not_measured = fmt::format("no {} device (this machine has {})", arch.name(), present.empty() ? "none" : present);
 }
 
+// --out (where the results file goes) and --header, before anything is compiled for them.
+void require_writable_outputs(const TuneOptions& o, const ArchTarget& arch)
+{
+    const auto results_dir = std::filesystem::path(o.out) / arch.name();
+    if (const auto why_not = why_not_writable_directory(results_dir))
+        throw UsageError(fmt::format("--out {}: {} {}", o.out, results_dir.string(), *why_not));
+    if (o.header.empty())
+        return;
+    if (std::filesystem::is_directory(o.header))
+        throw UsageError(fmt::format("--header {} is a directory; name the header file to write", o.header));
+    const auto header_dir = std::filesystem::path(o.header).parent_path();
+    if (const auto why_not = why_not_writable_directory(header_dir.empty() ? "." : header_dir))
+        throw UsageError(fmt::format("--header {}: {} {}", o.header, header_dir.string(), *why_not));
+}
+
 MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const std::filesystem::path& journal,
                                  const std::filesystem::path& scratch)
 {
@@ -328,9 +344,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw SpecError(spec.not_measurable);
     if (setup.device)
         setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
-    // The compile cache is checked last before compiling: no bad input found later leaves
-    // a directory behind, and no run compiles for nothing.
+    // What the run writes to and keeps compiles in is checked last before compiling: no
+    // bad input found later leaves a directory behind, and no run compiles for nothing.
     use_compile_cache(o.cache, settings, [&progress](const std::string& line) { progress.say(line); });
+    require_writable_outputs(o, arch);
 
     std::vector<TuningRun> runs;
     const std::string created = utc_time();
