@@ -14,6 +14,7 @@
 #include "emit/measured_file.hpp"
 #include "spec/load_spec.hpp"
 #include "tune/model_check.hpp"
+#include "tune/no_winner.hpp"
 #include "tune/tune_problem.hpp"
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
@@ -113,6 +114,11 @@ int check_model(const CheckOptions& o)
     setup.progress.phase_done = [&progress] { progress.finish(); };
     use_compile_cache(o.cache, setup.compile, [&progress](const std::string& line) { progress.say(line); });
     const TuningRun run = predict_problem(setup, problems.front(), join.variants);
+    // Nothing compiled (or nothing can run): there is no ranking to score.
+    if (const auto failure = no_winner_line({run}, spec.spec_path.string())) {
+        std::cerr << "autotune: " << *failure << "\n";
+        return exit_failed;
+    }
     const std::vector<CheckedPoint> points = checked_points(join, run);
     const ModelCheck check = score_model(points);
 

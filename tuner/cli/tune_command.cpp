@@ -21,6 +21,7 @@
 #include "spec/load_spec.hpp"
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
+#include "tune/no_winner.hpp"
 #include "tune/tune_problem.hpp"
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
@@ -383,6 +384,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     }
     if (!setup.device && !o.compile_only)
         std::cerr << "autotune: nothing was measured: " << setup.not_measured << "; compiled and predicted only\n";
+    if (const auto failure = no_winner_line(runs, spec.spec_path.string())) {
+        std::cerr << "autotune: " << *failure << "\n";
+        return exit_failed;
+    }
     return exit_ok;
 }
 
