@@ -442,6 +442,35 @@ TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsOne)
     EXPECT_EQ(lines(r.err), 1u);
 }
 
+// A driver that loads and sees no device (tests/cli/fake_driver) is, like no driver, a fact
+// about the machine: measuring commands exit 1 whatever --device says, devices lists
+// nothing, and a tuning run compiles and predicts.
+TEST_F(Cli, ADriverThatSeesNoDeviceIsAFactAboutTheMachineNotBadInput)
+{
+    const std::filesystem::path fake_driver = AUTOTUNE_FAKE_DRIVER_DIR;
+    if (!std::filesystem::exists(fake_driver / "libcuda.so.1"))
+        GTEST_SKIP() << "no fake driver at " << fake_driver.string() << " (the test programs run away from their build)";
+    const auto with_fake_driver = [&](const std::string& arguments) {
+        return test::run_command(fmt::format("LD_LIBRARY_PATH={} AUTOTUNE_CACHE_DIR={} {} {}", fake_driver.string(),
+                                             (dir.path() / "cache").string(), test::autotune_binary().string(), arguments));
+    };
+    for (const char* device : {"", " --device 0", " --device 3"}) {
+        SCOPED_TRACE(device);
+        const auto r = with_fake_driver(fmt::format("roofline{} --out {}", device, out_dir()));
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_THAT(r.err, HasSubstr("roofline: nothing was measured: the CUDA driver sees no device"));
+        EXPECT_TRUE(nothing_written());
+    }
+    const auto devices = with_fake_driver("devices --json");
+    EXPECT_EQ(devices.exit_code, 0) << devices.err;
+    EXPECT_EQ(json::parse(devices.out), json::array());
+    EXPECT_THAT(devices.err, HasSubstr("sees no device"));
+    const auto tuned = with_fake_driver("copy --arch sm_90 --quiet --out " + out_dir());
+    EXPECT_EQ(tuned.exit_code, 0) << tuned.err;
+    EXPECT_THAT(tuned.err, HasSubstr("nothing was measured: no sm_90 device (this machine has none)"));
+}
+
 } // namespace
 
 namespace {
