@@ -433,6 +433,29 @@ TEST_F(Cli, ResultsCarryTheProblemsRooflineAndTheModelsWinner)
     }
 }
 
+// --variants tunes a few of a space: the summary counts the space's valid variants, not the
+// picked ones, and says that --variants picked them; a shard says its part the same way.
+TEST_F(Cli, TheSummaryCountsTheWholeSpaceAndSaysWhatPickedTheTunedVariants)
+{
+    const KernelSpec spec = load_spec(test::source_dir() / "kernels" / "gemm.toml");
+    const Space space = enumerate_space(spec, resolve_problems(spec, {"M=4096,N=4096,K=4096"}).front(),
+                                        SpaceSelection::default_space);
+    ASSERT_GT(space.variants.size(), 2u);
+    const auto picked = autotune("gemm --arch sm_90 --compile-only --quiet --variants 2236800,2237088 "
+                                 "--problem M=4096,N=4096,K=4096 --out " + out_dir());
+    ASSERT_EQ(picked.exit_code, 0) << picked.err;
+    EXPECT_THAT(picked.out, HasSubstr(fmt::format("2 variants of gemm for sm_90 (--variants picked them from the {} of "
+                                                  "{} combinations valid)",
+                                                  space.variants.size(), space.combinations)));
+    const auto shard = autotune("gemm --arch sm_90 --compile-only --quiet --shard 1/64 --problem M=4096,N=4096,K=4096 "
+                                "--out " + out_dir());
+    ASSERT_EQ(shard.exit_code, 0) << shard.err;
+    EXPECT_THAT(shard.out, HasSubstr(fmt::format("{} variants of gemm for sm_90 (shard 1/64 of the {} of {} combinations "
+                                                 "valid)",
+                                                 (space.variants.size() + 62) / 64, space.variants.size(),
+                                                 space.combinations)));
+}
+
 // Nothing about the input was wrong: a command that could not run exits 1, not 2.
 TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsOne)
 {

@@ -15,9 +15,7 @@
 #include "emit/results_json.hpp"
 #include "emit/run_facts.hpp"
 #include "measure/gpu_devices.hpp"
-#include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
-#include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
@@ -317,17 +315,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     // Every problem's space is enumerated and checked now: an impossible problem of the set,
     // a reference variant outside one, or a bad --variants fails before any GPU time, not
     // after the problems before it were measured.
-    for (const auto& problem : problems) {
-        Space space = enumerate_space(spec, problem, setup.selection);
-        check_problem(spec, problem, space, setup.selection);
-        (void)reference_variant(spec, problem);
-        if (setup.only_variants)
-            for (const std::size_t index : *setup.only_variants)
-                if (std::none_of(space.variants.begin(), space.variants.end(), [&](const Variant& v) { return v.index == index; }))
-                    throw UsageError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # "
-                                                 "column of autotune <kernel> --compile-only, or --space full)",
-                                                 index, problem.to_string()));
-    }
+    for (const auto& problem : problems)
+        (void)checked_space(setup, problem);
 
     ProgressLine progress(progress_style(o.quiet, o.json), fmt::format("compiling {} for {}", spec.name, arch.name()),
                           std::cerr);

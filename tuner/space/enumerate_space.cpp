@@ -135,8 +135,9 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
     const std::size_t n = spec.parameters.size();
     std::vector<std::size_t> digit(n, 0);
     std::vector<double> derived_values(derived.size());
+    std::size_t first_changed = 0; // the odometer moved digits from here on: only those are set again
     for (std::size_t combination = 0; combination < space.combinations; ++combination) {
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = first_changed; i < n; ++i)
             scope.set(spec.parameters[i].name, static_cast<double>(values_of(spec.parameters[i], selection)[digit[i]]));
         for (std::size_t i = 0; i < derived.size(); ++i) {
             derived_values[i] = derived[i].evaluate();
@@ -175,6 +176,7 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
 
         // Odometer: the last parameter varies fastest.
         for (std::size_t i = n; i-- > 0;) {
+            first_changed = i;
             if (++digit[i] < values_of(spec.parameters[i], selection).size())
                 break;
             digit[i] = 0;
@@ -184,14 +186,34 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
 
 } // namespace
 
-Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+namespace {
+
+template <typename Wanted>
+Space enumerate_wanted(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, Wanted wanted)
 {
     Space space;
     SpaceCount count;
-    walk_space(spec, problem, selection, count, [&](Variant&& v) { space.variants.push_back(std::move(v)); });
+    walk_space(spec, problem, selection, count, [&](Variant&& v) {
+        if (wanted(v.index))
+            space.variants.push_back(std::move(v));
+    });
     space.combinations = count.combinations;
+    space.valid = count.valid;
     space.removals = std::move(count.removals);
     return space;
+}
+
+} // namespace
+
+Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+{
+    return enumerate_wanted(spec, problem, selection, [](std::size_t) { return true; });
+}
+
+Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection,
+                      const std::set<std::size_t>& wanted)
+{
+    return enumerate_wanted(spec, problem, selection, [&wanted](std::size_t index) { return wanted.count(index) > 0; });
 }
 
 SpaceCount count_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
