@@ -433,6 +433,29 @@ TEST_F(Cli, ResultsCarryTheProblemsRooflineAndTheModelsWinner)
     }
 }
 
+// --variants tunes a few of a space: the summary counts the space's valid variants, not the
+// picked ones, and says that --variants picked them; a shard says its part the same way.
+TEST_F(Cli, TheSummaryCountsTheWholeSpaceAndSaysWhatPickedTheTunedVariants)
+{
+    const KernelSpec spec = load_spec(test::source_dir() / "kernels" / "gemm.toml");
+    const Space space = enumerate_space(spec, resolve_problems(spec, {"M=4096,N=4096,K=4096"}).front(),
+                                        SpaceSelection::default_space);
+    ASSERT_GT(space.variants.size(), 2u);
+    const auto picked = autotune("gemm --arch sm_90 --compile-only --quiet --variants 2236800,2237088 "
+                                 "--problem M=4096,N=4096,K=4096 --out " + out_dir());
+    ASSERT_EQ(picked.exit_code, 0) << picked.err;
+    EXPECT_THAT(picked.out, HasSubstr(fmt::format("2 variants of gemm for sm_90 (--variants picked them from the {} of "
+                                                  "{} combinations valid)",
+                                                  space.variants.size(), space.combinations)));
+    const auto shard = autotune("gemm --arch sm_90 --compile-only --quiet --shard 1/64 --problem M=4096,N=4096,K=4096 "
+                                "--out " + out_dir());
+    ASSERT_EQ(shard.exit_code, 0) << shard.err;
+    EXPECT_THAT(shard.out, HasSubstr(fmt::format("{} variants of gemm for sm_90 (shard 1/64 of the {} of {} combinations "
+                                                 "valid)",
+                                                 (space.variants.size() + 62) / 64, space.variants.size(),
+                                                 space.combinations)));
+}
+
 // Nothing about the input was wrong: a command that could not run exits 1, not 2.
 TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsOne)
 {
@@ -440,6 +463,35 @@ TEST_F(CliWithoutDriver, RooflineIsMeasuringOnlyAndExitsOne)
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_THAT(r.err, HasSubstr("nothing was measured: no CUDA driver"));
     EXPECT_EQ(lines(r.err), 1u);
+}
+
+// A driver that loads and sees no device (tests/cli/fake_driver) is, like no driver, a fact
+// about the machine: measuring commands exit 1 whatever --device says, devices lists
+// nothing, and a tuning run compiles and predicts.
+TEST_F(Cli, ADriverThatSeesNoDeviceIsAFactAboutTheMachineNotBadInput)
+{
+    const std::filesystem::path fake_driver = AUTOTUNE_FAKE_DRIVER_DIR;
+    if (!std::filesystem::exists(fake_driver / "libcuda.so.1"))
+        GTEST_SKIP() << "no fake driver at " << fake_driver.string() << " (the test programs run away from their build)";
+    const auto with_fake_driver = [&](const std::string& arguments) {
+        return test::run_command(fmt::format("LD_LIBRARY_PATH={} AUTOTUNE_CACHE_DIR={} {} {}", fake_driver.string(),
+                                             (dir.path() / "cache").string(), test::autotune_binary().string(), arguments));
+    };
+    for (const char* device : {"", " --device 0", " --device 3"}) {
+        SCOPED_TRACE(device);
+        const auto r = with_fake_driver(fmt::format("roofline{} --out {}", device, out_dir()));
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_THAT(r.err, HasSubstr("roofline: nothing was measured: the CUDA driver sees no device"));
+        EXPECT_TRUE(nothing_written());
+    }
+    const auto devices = with_fake_driver("devices --json");
+    EXPECT_EQ(devices.exit_code, 0) << devices.err;
+    EXPECT_EQ(json::parse(devices.out), json::array());
+    EXPECT_THAT(devices.err, HasSubstr("sees no device"));
+    const auto tuned = with_fake_driver("copy --arch sm_90 --quiet --out " + out_dir());
+    EXPECT_EQ(tuned.exit_code, 0) << tuned.err;
+    EXPECT_THAT(tuned.err, HasSubstr("nothing was measured: no sm_90 device (this machine has none)"));
 }
 
 } // namespace

@@ -21,6 +21,7 @@ TuningRun sample_run()
     run.nvrtc_version = "13.0";
     run.problem.values = {{"M", 64}, {"N", 64}};
     run.combinations = 4;
+    run.valid = 2;
     run.removals = {{"constraint fits: X", 2}};
     Variant a;
     a.index = 1;
@@ -158,6 +159,23 @@ TEST(CompileTable, ShowsParametersResourcesAndTheFirstErrorLine)
     EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3); // header + 2 rows
     EXPECT_THAT(compile_summary(sample_run()), HasSubstr("1 compiled, 1 compile errors"));
     EXPECT_THAT(compile_summary(sample_run()), HasSubstr("2 removed by constraint fits: X"));
+}
+
+TEST(CompileTable, TheSummaryCountsTheSpacesValidVariantsAndSaysWhatPickedTheRunsOnes)
+{
+    TuningRun run = sample_run(); // 2 variants tuned
+    run.combinations = 16896;
+    run.valid = 6768;
+    EXPECT_THAT(compile_summary(run), HasSubstr("2 variants of gemm for sm_90 (6768 of 16896 combinations valid): "));
+    run.picked_by_variants = true;
+    EXPECT_THAT(compile_summary(run),
+                HasSubstr("2 variants of gemm for sm_90 (--variants picked them from the 6768 of 16896 combinations valid): "));
+    run.shard = std::pair<std::size_t, std::size_t>{1, 4};
+    EXPECT_THAT(compile_summary(run), HasSubstr("(--variants picked them, shard 1/4, from the 6768 of 16896 combinations "
+                                                "valid): "));
+    run.picked_by_variants = false;
+    EXPECT_THAT(compile_summary(run), HasSubstr("2 variants of gemm for sm_90 (shard 1/4 of the 6768 of 16896 "
+                                                "combinations valid): "));
 }
 
 } // namespace

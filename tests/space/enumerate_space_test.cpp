@@ -4,8 +4,10 @@
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace autotune;
 
@@ -88,6 +90,34 @@ TEST(EnumerateSpace, CountingGivesTheEnumerationsNumbersWithoutItsVariants)
                 EXPECT_EQ(count.removals[i].removed, space.removals[i].removed) << count.removals[i].rule;
             }
         }
+}
+
+TEST(EnumerateSpace, AWantedSetHoldsExactlyThoseVariantsAndCountsTheWholeSpace)
+{
+    const KernelSpec spec = small_spec();
+    const Problem problem = resolve_problem(spec, {});
+    const Space all = enumerate_space(spec, problem, SpaceSelection::full);
+    EXPECT_EQ(all.valid, all.variants.size());
+    ASSERT_GE(all.variants.size(), 3u);
+    // The first, the last, one between, and an index no valid variant has.
+    std::set<std::size_t> wanted{all.variants.front().index, all.variants[all.variants.size() / 2].index,
+                                 all.variants.back().index};
+    std::size_t invalid = 0;
+    while (std::any_of(all.variants.begin(), all.variants.end(), [&](const Variant& v) { return v.index == invalid; }))
+        ++invalid;
+    wanted.insert(invalid);
+    const Space picked = enumerate_space(spec, problem, SpaceSelection::full, wanted);
+    ASSERT_EQ(picked.variants.size(), 3u);
+    for (const Variant& v : picked.variants) {
+        const auto same = std::find_if(all.variants.begin(), all.variants.end(), [&](const Variant& a) { return a.index == v.index; });
+        ASSERT_NE(same, all.variants.end());
+        EXPECT_EQ(v.key(), same->key());
+        EXPECT_EQ(v.grid.x, same->grid.x);
+    }
+    EXPECT_TRUE(std::is_sorted(picked.variants.begin(), picked.variants.end(),
+                               [](const Variant& a, const Variant& b) { return a.index < b.index; }));
+    EXPECT_EQ(picked.valid, all.valid);
+    EXPECT_EQ(picked.combinations, all.combinations);
 }
 
 TEST(EnumerateSpace, NoVariantCombinesMaxnregWithLaunchBounds)

@@ -9,12 +9,13 @@
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
+#include "cli/compile_cache_option.hpp"
 #include "cli/progress_line.hpp"
-#include "compile/compile_cache.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
 #include "spec/load_spec.hpp"
 #include "tune/model_check.hpp"
+#include "tune/no_winner.hpp"
 #include "tune/tune_problem.hpp"
 #include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
@@ -135,14 +136,18 @@ int check_model(const CheckOptions& o)
     setup.compile.jobs = o.jobs;
     setup.compile.nvcc = default_nvcc();
     setup.compile.project_root = project_root();
-    if (o.cache != "none")
-        setup.compile.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
     setup.not_measured = "check-model: the measurements are the file's";
     ProgressLine progress(progress_style(o.quiet, o.json), "compiling", std::cerr);
     setup.compile.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     setup.progress.phase = [&progress](const std::string& label) { progress.relabel(label); };
     setup.progress.phase_done = [&progress] { progress.finish(); };
+    use_compile_cache(o.cache, setup.compile, [&progress](const std::string& line) { progress.say(line); });
     const TuningRun run = predict_problem(setup, problems.front(), join.variants);
+    // Nothing compiled (or nothing can run): there is no ranking to score.
+    if (const auto failure = no_winner_line({run}, spec.spec_path.string())) {
+        std::cerr << "autotune: " << *failure << "\n";
+        return exit_failed;
+    }
     const std::vector<CheckedPoint> points = checked_points(join, run);
     const ModelCheck check = score_model(points);
 

@@ -35,6 +35,12 @@ void ProgressLine::relabel(std::string label)
     throttle_.restart(ProgressThrottle::Clock::now());
 }
 
+void ProgressLine::say(const std::string& line)
+{
+    std::lock_guard lock(mutex_);
+    out_ << (style_ == ProgressStyle::terminal ? "\r\033[K" : "") << line << "\n" << std::flush;
+}
+
 void ProgressLine::finish()
 {
     std::lock_guard lock(mutex_);

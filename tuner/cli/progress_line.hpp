@@ -23,6 +23,9 @@ public:
     void update(std::size_t done, std::size_t total);
     void finish(); // clears the terminal line
     void relabel(std::string label); // a new phase: the log's clock starts over
+    // A line to read among the progress (a warning): on a terminal it replaces the
+    // counter, which the next update draws again below it.
+    void say(const std::string& line);
 
 private:
     ProgressStyle style_;

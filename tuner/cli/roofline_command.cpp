@@ -1,13 +1,14 @@
 // autotune roofline [--device N] [--out DIR]: measure a GPU's ceilings once and store
 // them as DIR/devices/<device>.json, where ranking finds them. A measuring-only command:
-// without a driver it exits 1 with the reason (nothing about the input was wrong); a
-// device ordinal that does not exist is bad input (2).
+// without a driver or a device it exits 1 with the reason (nothing about the input was
+// wrong); a device ordinal beyond the devices there are is bad input (2).
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "cli/written_outcome.hpp"
 #include "measure/ceilings_probe.hpp"
+#include "measure/gpu_devices.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -30,7 +31,11 @@ int roofline_command(const Arguments& args)
         return exit_ok;
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
-    if (!driver) {
+    // No driver, or one that sees no device, is a fact about the machine: nothing about
+    // the input (not even --device) was wrong.
+    if (driver && list_gpus(*driver).empty())
+        why_not = "the CUDA driver sees no device";
+    if (!driver || !why_not.empty()) {
         std::cerr << "autotune: roofline: nothing was measured: " << why_not << "\n";
         return exit_failed;
     }

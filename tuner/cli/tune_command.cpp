@@ -6,26 +6,26 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/compile_cache_option.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/option_range.hpp"
 #include "cli/progress_line.hpp"
-#include "compile/compile_cache.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
 #include "emit/results_json.hpp"
 #include "emit/run_facts.hpp"
 #include "measure/gpu_devices.hpp"
-#include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
-#include "space/reference_variant.hpp"
 #include "spec/load_spec.hpp"
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
+#include "tune/no_winner.hpp"
 #include "tune/tune_problem.hpp"
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 #include "util/scratch_dir.hpp"
+#include "util/writable_directory.hpp"
 
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -218,6 +218,21 @@ void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
     setup.not_measured = fmt::format("no {} device (this machine has {})", arch.name(), present.empty() ? "none" : present);
 }
 
+// --out (where the results file goes) and --header, before anything is compiled for them.
+void require_writable_outputs(const TuneOptions& o, const ArchTarget& arch)
+{
+    const auto results_dir = std::filesystem::path(o.out) / arch.name();
+    if (const auto why_not = why_not_writable_directory(results_dir))
+        throw UsageError(fmt::format("--out {}: {} {}", o.out, results_dir.string(), *why_not));
+    if (o.header.empty())
+        return;
+    if (std::filesystem::is_directory(o.header))
+        throw UsageError(fmt::format("--header {} is a directory; name the header file to write", o.header));
+    const auto header_dir = std::filesystem::path(o.header).parent_path();
+    if (const auto why_not = why_not_writable_directory(header_dir.empty() ? "." : header_dir))
+        throw UsageError(fmt::format("--header {}: {} {}", o.header, header_dir.string(), *why_not));
+}
+
 MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const std::filesystem::path& journal,
                                  const std::filesystem::path& scratch)
 {
@@ -277,8 +292,6 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw UsageError("--nvcc-flags applies to --compiler nvcc only");
     settings.nvcc_flags = split_flags(o.nvcc_flags);
     settings.project_root = project_root();
-    if (o.cache != "none")
-        settings.cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
 
     const auto strategies = strategy_names();
     if (std::find(strategies.begin(), strategies.end(), o.strategy) == strategies.end())
@@ -311,17 +324,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     // Every problem's space is enumerated and checked now: an impossible problem of the set,
     // a reference variant outside one, or a bad --variants fails before any GPU time, not
     // after the problems before it were measured.
-    for (const auto& problem : problems) {
-        Space space = enumerate_space(spec, problem, setup.selection);
-        check_problem(spec, problem, space, setup.selection);
-        (void)reference_variant(spec, problem);
-        if (setup.only_variants)
-            for (const std::size_t index : *setup.only_variants)
-                if (std::none_of(space.variants.begin(), space.variants.end(), [&](const Variant& v) { return v.index == index; }))
-                    throw UsageError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # "
-                                                 "column of autotune <kernel> --compile-only, or --space full)",
-                                                 index, problem.to_string()));
-    }
+    for (const auto& problem : problems)
+        (void)checked_space(setup, problem);
 
     ProgressLine progress(progress_style(o.quiet, o.json), fmt::format("compiling {} for {}", spec.name, arch.name()),
                           std::cerr);
@@ -339,6 +343,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         throw SpecError(spec.not_measurable);
     if (setup.device)
         setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
+    // What the run writes to and keeps compiles in is checked last before compiling: no
+    // bad input found later leaves a directory behind, and no run compiles for nothing.
+    use_compile_cache(o.cache, settings, [&progress](const std::string& line) { progress.say(line); });
+    require_writable_outputs(o, arch);
 
     std::vector<TuningRun> runs;
     const std::string created = utc_time();
@@ -374,6 +382,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     }
     if (!setup.device && !o.compile_only)
         std::cerr << "autotune: nothing was measured: " << setup.not_measured << "; compiled and predicted only\n";
+    if (const auto failure = no_winner_line(runs, spec.spec_path.string())) {
+        std::cerr << "autotune: " << *failure << "\n";
+        return exit_failed;
+    }
     return exit_ok;
 }
 

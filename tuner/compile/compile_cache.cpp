@@ -26,6 +26,16 @@ std::string read_binary(const std::filesystem::path& path)
     return buffer.str();
 }
 
+// What an entry holds, blobs included; `seconds` is left out: how long a compile took
+// changes nothing it produced.
+std::string entry_digest(const CompileOutput& output)
+{
+    Sha256 digest;
+    digest.add(cache_format).add(output.ok ? "ok" : "failed").add(output.error).add(output.log);
+    digest.add(output.lowered_name).add(sha256_hex(output.cubin)).add(sha256_hex(output.ptx));
+    return digest.hex();
+}
+
 } // namespace
 
 CompileCache::CompileCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
@@ -51,12 +61,11 @@ std::optional<CompileOutput> CompileCache::load(const std::string& key) const
         if (out.ok) {
             out.cubin = read_binary(entry_path(key, ".cubin"));
             out.ptx = read_binary(entry_path(key, ".ptx"));
-            // The metadata is written last, so a present entry with damaged blobs was
-            // corrupted afterwards: treat it as absent and compile again.
-            if (sha256_hex(out.cubin) != meta.at("cubin_sha256").get<std::string>() ||
-                sha256_hex(out.ptx) != meta.at("ptx_sha256").get<std::string>())
-                return std::nullopt;
         }
+        // An entry edited, damaged after it was written, or from before entries carried
+        // a digest reads as absent: it is compiled again and replaced.
+        if (!meta.contains("entry_sha256") || meta.at("entry_sha256").get<std::string>() != entry_digest(out))
+            return std::nullopt;
         return out;
     } catch (const nlohmann::json::exception&) {
         return std::nullopt;
@@ -69,11 +78,12 @@ void CompileCache::store(const std::string& key, const CompileOutput& output) co
         write_file_atomically(entry_path(key, ".cubin"), output.cubin);
         write_file_atomically(entry_path(key, ".ptx"), output.ptx);
     }
+    // Written last, so an entry is never present before its blobs are.
     const nlohmann::json meta{
         {"format", cache_format},         {"ok", output.ok},
         {"error", output.error},          {"log", output.log},
         {"lowered_name", output.lowered_name}, {"seconds", output.seconds},
-        {"cubin_sha256", sha256_hex(output.cubin)}, {"ptx_sha256", sha256_hex(output.ptx)},
+        {"entry_sha256", entry_digest(output)},
     };
     write_file_atomically(entry_path(key, ".json"), meta.dump(1));
 }

@@ -1,7 +1,8 @@
 // The on-disk compile cache: content-addressed (the key covers the kernel's file and
 // every header it includes, the options, the compiler and its version, the arch), safe
 // under interruption and concurrent runs (entries are written to a temporary and
-// renamed; a torn or corrupt entry reads as a miss).
+// renamed). Each entry carries a digest of its content, checked on read: an entry that
+// is torn, edited or from before digests reads as a miss, and is compiled again.
 #pragma once
 
 #include "compile/compile_output.hpp"
@@ -17,6 +18,7 @@ class CompileCache {
 public:
     explicit CompileCache(std::filesystem::path dir);
 
+    // nullopt when there is no entry, or one that fails its digest.
     [[nodiscard]] std::optional<CompileOutput> load(const std::string& key) const;
     // Throws std::runtime_error naming the path when the entry cannot be written.
     void store(const std::string& key, const CompileOutput& output) const;

@@ -143,16 +143,35 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
     for (const auto& job : jobs)
         done -= job.variants.size();
     std::mutex progress_mutex;
+    // The cache only saves time: an entry that cannot be stored (a full disk) is said once,
+    // the compile's own output stands, and the rest of this call stores nothing.
+    std::atomic<bool> storing{cache.has_value()};
+    auto store = [&](const Job& job) {
+        try {
+            if (storing)
+                cache->store(job.key, *job.output);
+        } catch (const std::exception& e) {
+            if (storing.exchange(false) && settings.cache_store_failed)
+                settings.cache_store_failed(e.what());
+        }
+    };
     auto worker = [&] {
         for (std::size_t j = next++; j < jobs.size(); j = next++) {
             Job& job = jobs[j];
             try {
                 job.output = cache ? cache->load(job.key) : std::nullopt;
                 job.from_cache = job.output.has_value();
+                // An entry whose ptxas log and cubin disagree (its digest is right: it was
+                // stored so) is compiled again, once, and replaced.
+                if (job.from_cache && job.output->ok &&
+                    inspect(*job.output, job.request, variants[job.variants.front()].register_policy, settings, true)
+                            .status != CompileStatus::ok) {
+                    job.output.reset();
+                    job.from_cache = false;
+                }
                 if (!job.output) {
                     job.output = run_compiler(job.request, settings);
-                    if (cache)
-                        cache->store(job.key, *job.output);
+                    store(job);
                 }
             } catch (const std::exception& e) {
                 job.output = CompileOutput{};

@@ -1,6 +1,7 @@
 // The compile stage's driver: every variant of a space compiled for one architecture,
 // in parallel, through the on-disk cache. A variant that fails to compile is recorded
-// as compile_error and the others go on.
+// as compile_error and the others go on; what the cache can or cannot store never changes
+// a result.
 #pragma once
 
 #include "arch/arch_target.hpp"
@@ -21,6 +22,9 @@ struct CompileSettings {
     CompilerKind compiler = CompilerKind::nvrtc;
     unsigned jobs = 0;                              // 0: all cores
     std::optional<std::filesystem::path> cache_dir; // nullopt: no cache
+    // Told (from a worker thread, at most once per compile_variants call) when the cache
+    // cannot store an entry: the compiles' results stand, and the call stores no more.
+    std::function<void(const std::string& why)> cache_store_failed;
     std::filesystem::path nvcc;                     // used when compiler == nvcc
     std::vector<std::string> nvcc_flags;            // added to every nvcc compile (a consumer's flags)
     std::filesystem::path project_root;             // paths in records are relative to it

@@ -221,6 +221,19 @@ std::string winner_summary(const TuningRun& run)
     return text;
 }
 
+// How the run's variants came from the space: all its valid ones, or those --variants
+// picked or a shard holds among them (the space's count, not the run's).
+std::string space_summary(const TuningRun& run)
+{
+    const std::string space = fmt::format("{} of {} combinations valid", run.valid, run.combinations);
+    const std::string shard = run.shard ? fmt::format("shard {}/{}", run.shard->first, run.shard->second) : "";
+    if (run.picked_by_variants)
+        return fmt::format("--variants picked them{} from the {}", shard.empty() ? "" : ", " + shard + ",", space);
+    if (run.shard)
+        return fmt::format("{} of the {}", shard, space);
+    return space;
+}
+
 } // namespace
 
 std::string compile_summary(const TuningRun& run)
@@ -255,11 +268,11 @@ std::string compile_summary(const TuningRun& run)
         measured = fmt::format("\nmeasured on {} ({}, sm_{}): {}", run.device->name, run.device->pci_bus_id,
                                run.device->compute_capability, counts.empty() ? "nothing runnable" : counts);
     }
-    return fmt::format("{} variants of {} for {} ({} of {} combinations valid): {} compiled, {} compile errors, "
-                       "{} from cache, {:.1f} s with {}{}{}{}{}",
-                       run.variants.size(), run.kernel, run.arch, run.variants.size(), run.combinations, ok,
-                       run.compiled.size() - ok, cached, run.seconds, to_string(run.compiler), removed + pruned, device,
-                       measured, winner_summary(run));
+    return fmt::format("{} variants of {} for {} ({}): {} compiled, {} compile errors, {} from cache, {:.1f} s with "
+                       "{}{}{}{}{}",
+                       run.variants.size(), run.kernel, run.arch, space_summary(run), ok, run.compiled.size() - ok,
+                       cached, run.seconds, to_string(run.compiler), removed + pruned, device, measured,
+                       winner_summary(run));
 }
 
 } // namespace autotune

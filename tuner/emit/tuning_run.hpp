@@ -35,6 +35,8 @@ struct TuningRun {
     std::vector<std::string> exact_problem_variables; // categories the header matches exactly
     SpaceSelection selection = SpaceSelection::default_space;
     std::size_t combinations = 0;
+    std::size_t valid = 0;          // valid variants of the space, before --variants or --shard took some
+    bool picked_by_variants = false; // --variants named the variants tuned
     std::vector<RuleRemoval> removals;
     std::vector<Variant> variants;          // the valid ones, in enumeration order
     std::vector<CompiledVariant> compiled;  // compiled[i] belongs to variants[i]

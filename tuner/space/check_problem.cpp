@@ -85,7 +85,7 @@ void check_buffers(const KernelSpec& spec, const Problem& problem, const Space& 
             check_size(b, static_cast<double>(count), v.key());
         }
     }
-    if (!space.variants.empty())
+    if (space.valid > 0)
         return;
     // No variant, perhaps because the sizes overflow the grid's limits too: the sizes at
     // the first combination say whether that is the cause.
@@ -156,7 +156,7 @@ void check_variant_values(const KernelSpec& spec, const Problem& problem, const 
 
 void check_not_empty(const KernelSpec& spec, const Problem& problem, const Space& space, SpaceSelection selection)
 {
-    if (!space.variants.empty())
+    if (space.valid > 0)
         return;
     const RuleRemoval* most = nullptr;
     for (const auto& r : space.removals)

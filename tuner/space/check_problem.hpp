@@ -20,8 +20,9 @@ inline constexpr std::int64_t max_buffer_bytes = std::int64_t{1} << 40; // 1 TiB
 //    that is not a positive integer below 2^53, or more than max_buffer_bytes;
 //  - a scalar argument's value, for some variant, does not fit its type, or a [kernel]
 //    defines expression is not an integer;
-//  - `space` has no variant: the message names the rule that removed the most combinations
-//    (and --space full when the default space was enumerated and the full one has variants).
+//  - `space` has no valid variant (space.valid, which counts those it does not hold too):
+//    the message names the rule that removed the most combinations (and --space full when
+//    the default space was enumerated and the full one has variants).
 void check_problem(const KernelSpec& spec, const Problem& problem, const Space& space, SpaceSelection selection);
 
 } // namespace autotune

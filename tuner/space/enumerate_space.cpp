@@ -144,9 +144,10 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
                                 values_of(spec.parameters[i], selection)[digit[i]]);
         return text;
     };
+    std::size_t first_changed = 0; // the odometer moved digits from here on: only those are set again
     // Evaluates the combination the digits point at, and keeps it or counts its removal.
     const auto visit = [&] {
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = first_changed; i < n; ++i)
             scope.set(spec.parameters[i].name, static_cast<double>(values_of(spec.parameters[i], selection)[digit[i]]));
         for (std::size_t i = 0; i < derived.size(); ++i) {
             derived_values[i] = derived[i].evaluate();
@@ -191,6 +192,7 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
         }
         // Odometer: the last parameter varies fastest.
         for (std::size_t i = n; i-- > 0;) {
+            first_changed = i;
             if (++digit[i] < values_of(spec.parameters[i], selection).size())
                 break;
             digit[i] = 0;
@@ -212,14 +214,34 @@ void walk_space(const KernelSpec& spec, const Problem& problem, SpaceSelection s
 
 } // namespace
 
-Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+namespace {
+
+template <typename Wanted>
+Space enumerate_wanted(const KernelSpec& spec, const Problem& problem, SpaceSelection selection, Wanted wanted)
 {
     Space space;
     SpaceCount count;
-    walk_space(spec, problem, selection, count, [&](Variant&& v) { space.variants.push_back(std::move(v)); });
+    walk_space(spec, problem, selection, count, [&](Variant&& v) {
+        if (wanted(v.index))
+            space.variants.push_back(std::move(v));
+    });
     space.combinations = count.combinations;
+    space.valid = count.valid;
     space.removals = std::move(count.removals);
     return space;
+}
+
+} // namespace
+
+Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)
+{
+    return enumerate_wanted(spec, problem, selection, [](std::size_t) { return true; });
+}
+
+Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection,
+                      const std::set<std::size_t>& wanted)
+{
+    return enumerate_wanted(spec, problem, selection, [&wanted](std::size_t index) { return wanted.count(index) > 0; });
 }
 
 SpaceCount count_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection)

@@ -7,6 +7,7 @@
 #include "spec/problem.hpp"
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,19 @@ struct RuleRemoval {
 struct Space {
     std::vector<Variant> variants;
     std::size_t combinations = 0; // size of the cartesian product before any rule
+    std::size_t valid = 0;        // valid variants, however many of them `variants` holds
     std::vector<RuleRemoval> removals;
 };
 
 // Throws ExpressionError (naming the expression) when an expression cannot be
 // evaluated for some combination, e.g. a geometry that is not an integer.
 [[nodiscard]] Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection);
+
+// The same walk keeping only the valid variants whose full-space index is in `wanted`
+// (--variants), in enumeration order; `valid` still counts them all. A full space has
+// millions of variants: this holds the few asked for.
+[[nodiscard]] Space enumerate_space(const KernelSpec& spec, const Problem& problem, SpaceSelection selection,
+                                    const std::set<std::size_t>& wanted);
 
 // The same walk, keeping only the count: `variants` stays empty and `valid` says how
 // many there are. A full GEMM space has millions of valid variants; counting them

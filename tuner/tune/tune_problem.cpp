@@ -41,18 +41,19 @@ std::vector<Variant> shard_of(const std::vector<Variant>& all, const std::pair<s
     return part;
 }
 
-// The variants named by --variants (full-space indices), in the space's order.
-std::vector<Variant> select_variants(const std::vector<Variant>& all, std::set<std::size_t> wanted, const Problem& problem)
+// Every index --variants names is one of `selected`, the space's variants it picked.
+void require_all_selected(const std::vector<Variant>& selected, const std::set<std::size_t>& wanted,
+                          const Problem& problem)
 {
-    std::vector<Variant> chosen;
-    for (const auto& v : all)
-        if (wanted.erase(v.index))
-            chosen.push_back(v);
-    if (!wanted.empty())
-        throw TuneError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # column of "
-                                     "autotune <kernel> --compile-only, or --space full)",
-                                     *wanted.begin(), problem.to_string()));
-    return chosen;
+    if (selected.size() == wanted.size())
+        return;
+    std::set<std::size_t> found;
+    for (const auto& v : selected)
+        found.insert(v.index);
+    const auto missing = std::find_if(wanted.begin(), wanted.end(), [&](std::size_t i) { return !found.count(i); });
+    throw TuneError(fmt::format("--variants: {} is not a valid variant of this space for {} (see the # column of "
+                                "autotune <kernel> --compile-only, or --space full)",
+                                *missing, problem.to_string()));
 }
 
 // Orders the run's per-variant vectors by variant index (the enumeration order) after
@@ -274,20 +275,30 @@ TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, st
 
 } // namespace
 
+Space checked_space(const TuneSetup& setup, const Problem& problem)
+{
+    const KernelSpec& spec = *setup.spec;
+    // --variants: only those are held, not the millions of a full space.
+    Space space = setup.only_variants ? enumerate_space(spec, problem, setup.selection, *setup.only_variants)
+                                      : enumerate_space(spec, problem, setup.selection);
+    check_problem(spec, problem, space, setup.selection);
+    (void)reference_variant(spec, problem);
+    if (setup.only_variants)
+        require_all_selected(space.variants, *setup.only_variants, problem);
+    return space;
+}
+
 TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
 {
     const KernelSpec& spec = *setup.spec;
-    Space space = enumerate_space(spec, problem, setup.selection);
-    // An impossible problem (no variant, an overflowing size) or a reference variant
-    // outside this problem's space stops the run here, naming the spec.
-    check_problem(spec, problem, space, setup.selection);
+    Space space = checked_space(setup, problem);
     const std::optional<Variant> reference = reference_variant(spec, problem);
-    if (setup.only_variants)
-        space.variants = select_variants(space.variants, *setup.only_variants, problem);
     if (setup.shard)
         space.variants = shard_of(space.variants, *setup.shard);
     TuningRun run = compile_and_predict(setup, problem, std::move(space.variants));
     run.combinations = space.combinations;
+    run.valid = space.valid;
+    run.picked_by_variants = setup.only_variants.has_value();
     run.removals = space.removals;
     run.shard = setup.shard;
     run.device = setup.device;

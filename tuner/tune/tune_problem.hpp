@@ -57,7 +57,15 @@ struct TuneSetup {
     TuneProgress progress;
 };
 
-// Throws TuneError when only_variants names an index outside this problem's space.
+// The problem's space as tune_problem tunes it, before --shard takes its part: enumerated
+// (holding only the variants only_variants names, when it names some; `valid` counts all)
+// and checked. An impossible problem (no variant, an overflowing size) or a reference
+// variant outside the space throws SpecError naming the spec; an index of only_variants
+// that is not a valid variant of the space throws TuneError. The command line calls it for
+// every problem before anything is compiled.
+[[nodiscard]] Space checked_space(const TuneSetup& setup, const Problem& problem);
+
+// Throws as checked_space does.
 [[nodiscard]] TuningRun tune_problem(const TuneSetup& setup, const Problem& problem);
 
 // The pipeline up to the model's ranking for exactly these variants (not the space's):
