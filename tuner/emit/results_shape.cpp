@@ -131,7 +131,9 @@ void check_prediction(const JsonPlace& v)
                                       "constant_loads", "global_wavefronts", "local_wavefronts", "global_load_bytes",
                                       "global_store_bytes", "barriers", "latency_cycles"})
                 work->at(field, K::number);
-            work->find("static_issue", K::number);
+            // Optional: written since the LD/ST-clock term; older files lack them.
+            for (const char* field : {"static_issue", "shared_instructions", "lsu_instructions"})
+                work->find(field, K::number);
             work->at("unknown_trip_counts", K::integer);
         }
     }
