@@ -20,8 +20,6 @@
 
 namespace autotune {
 
-std::string to_string(CompileStatus status) { return status == CompileStatus::ok ? "ok" : "compile_error"; }
-
 std::filesystem::path default_nvcc()
 {
     if (const char* nvcc = std::getenv("AUTOTUNE_NVCC"); nvcc && *nvcc)
