@@ -89,6 +89,7 @@ int dispatch(const std::vector<std::string>& all)
     if (command == "check-model") return check_model_command(rest);
     if (command == "merge") return merge_command(rest);
     if (command == "measure-worker") return measure_worker_command(rest);
+    if (command == "compile-worker") return compile_worker_command(rest);
     if (!command.empty() && command.front() == '-')
         throw UsageError("'" + command + "' is not a command; the first argument names a kernel or a command "
                          "(autotune --help)");

@@ -1,9 +1,12 @@
 // The compile stage's driver: every variant of a space compiled for one architecture,
-// in parallel, through the on-disk cache. A variant that fails to compile is recorded
-// as compile_error and the others go on.
+// in parallel, through the on-disk cache, each compile under the run's limits (a pool of
+// compile workers when the limits name one). A variant that fails to compile is recorded
+// as compile_error, one stopped at a limit as compile_timeout or compile_out_of_memory, one
+// that crashed the compiler as compile_error saying so; the others go on.
 #pragma once
 
 #include "arch/arch_target.hpp"
+#include "compile/compile_limits.hpp"
 #include "compile/compiled_variant.hpp"
 #include "space/variant.hpp"
 #include "spec/kernel_spec.hpp"
@@ -20,6 +23,7 @@ namespace autotune {
 struct CompileSettings {
     CompilerKind compiler = CompilerKind::nvrtc;
     unsigned jobs = 0;                              // 0: all cores
+    CompileLimits limits;                           // time and memory per compile, the worker program
     std::optional<std::filesystem::path> cache_dir; // nullopt: no cache
     std::filesystem::path nvcc;                     // used when compiler == nvcc
     std::vector<std::string> nvcc_flags;            // added to every nvcc compile (a consumer's flags)
