@@ -9,6 +9,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/worker_programs.hpp"
 #include "compile/compile_cache.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
@@ -33,6 +34,7 @@ struct CheckOptions {
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     unsigned jobs = 0;
+    double compile_timeout = 0; // set by its option's default
     bool json = false;
     bool quiet = false;
 };
@@ -104,6 +106,7 @@ int check_model(const CheckOptions& o)
 
     setup.selection = SpaceSelection::full;
     setup.compile.jobs = o.jobs;
+    setup.compile.limits = compile_limits(o.compile_timeout);
     setup.compile.nvcc = default_nvcc();
     setup.compile.project_root = project_root();
     if (o.cache != "none")
@@ -203,7 +206,9 @@ int check_model_command(const Arguments& args)
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
         ("sample", po::value(&o.sample), "N: check a seeded sample of N of the file's configurations (default: all)")
         ("seed", po::value(&o.seed)->default_value(1), "K: the sample's seed")
-        ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)")
+        ("jobs,j", po::value(&o.jobs)->default_value(0), "parallel compiles (0: all cores)");
+    add_compile_timeout_option(line.options(), o.compile_timeout);
+    line.options()
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("json", po::bool_switch(&o.json), "print JSON")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress line");
