@@ -97,7 +97,7 @@ CompilerRun LimitedCompiler::compile_in_worker(const CompileRequest& request)
     case WorkerFailure::Kind::crashed:
         if (says_out_of_memory(failure.stderr_tail))
             return stopped(CompileEnding::out_of_memory,
-                           fmt::format("the compiler ran out of memory ({}): {}", failure.detail, said), elapsed());
+                           fmt::format("the compile worker {}: {}", failure.detail, said), elapsed());
         return stopped(CompileEnding::crashed,
                        fmt::format("the compiler crashed (its worker {}){}", failure.detail, said.empty() ? "" : ": " + said),
                        elapsed());
