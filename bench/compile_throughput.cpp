@@ -1,18 +1,33 @@
-// Compile throughput: NVRTC in-process against one nvcc process per variant, on the
-// same sample of the GEMM default space (same variants, same options), with one job
-// and with all cores, from a cold cache and from a warm one. Read the ratios within one
-// run: the machines here are noisy, a ratio of peers measured together is not.
-//   build/bench/compile_throughput --benchmark_counters_tabular=true
-#include "autotune_build_config.hpp"
+// Compile throughput: what one variant costs to compile, four ways, on the same variants
+// with the same options, cold (no cache):
+//   pool        NVRTC in compile workers (autotune compile-worker), as the tuner compiles;
+//   in-process  NVRTC in this process, as the tuner compiled before the pool (no limits);
+//   nvcc        one nvcc process per variant (--compiler nvcc);
+//   batched     NVRTC in this process, all the sample's instantiations in one program (one
+//               front end for several variants): what batching in the pool could save.
+// A sample is up to 8 variants spread over each kernel's default space, each its own
+// compile. The arms run interleaved, round after round, so that a loaded machine's noise
+// falls on all of them alike; each reports the median over rounds of wall and CPU time
+// (this process and its children) per variant, and the ratios are of medians measured in
+// the same run. A plain program: the figure of merit is a ratio, not a timing series.
+//   build/bench/compile_throughput [--kernels gemm,triad,reduce,transpose] [--rounds 3]
+//       [--jobs 1] [--arch sm_90] [--autotune build/autotune]
+#include "autotune_bench_config.hpp"
+#include "comma_list.hpp"
 #include "compile/compile_variants.hpp"
+#include "compile/nvrtc_compiler.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 
-#include <benchmark/benchmark.h>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <thread>
-#include <unistd.h>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <nvrtc.h>
+#include <sstream>
+#include <sys/resource.h>
 
 using namespace autotune;
 
@@ -21,74 +36,175 @@ namespace {
 constexpr std::size_t sample_size = 8;
 
 struct Sample {
-    KernelSpec spec = load_spec(std::filesystem::path(AUTOTUNE_SOURCE_DIR) / "kernels" / "gemm.toml");
-    Problem problem = resolve_problem(spec, {});
+    KernelSpec spec;
+    Problem problem;
     std::vector<Variant> variants;
-    Sample()
-    {
-        // Evenly spread over the default space, so tile sizes and launch bounds all appear.
-        const Space space = enumerate_space(spec, problem, SpaceSelection::default_space);
-        const std::size_t step = space.variants.size() / sample_size;
-        for (std::size_t i = 0; i < sample_size; ++i)
-            variants.push_back(space.variants[i * step]);
-    }
 };
 
-const Sample& sample()
+// Up to sample_size variants evenly spread over the default space, no two sharing a
+// compile request (parameters that only shape the launch share one compile).
+Sample sample_of(const std::string& kernel, const ArchTarget& arch)
 {
-    static const Sample s;
+    Sample s{load_spec(std::filesystem::path(AUTOTUNE_SOURCE_DIR) / "kernels" / (kernel + ".toml")), {}, {}};
+    s.problem = resolve_problem(s.spec, {});
+    const Space space = enumerate_space(s.spec, s.problem, SpaceSelection::default_space);
+    std::vector<Variant> distinct;
+    std::vector<CompileRequest> requests;
+    for (const auto& v : space.variants) {
+        CompileRequest r = make_compile_request(s.spec, s.problem, v, arch);
+        if (std::find(requests.begin(), requests.end(), r) == requests.end()) {
+            requests.push_back(std::move(r));
+            distinct.push_back(v);
+        }
+    }
+    const std::size_t n = std::min(sample_size, distinct.size());
+    for (std::size_t i = 0; i < n; ++i)
+        s.variants.push_back(distinct[i * distinct.size() / n]);
     return s;
 }
 
-std::filesystem::path scratch_cache(const char* name)
+double cpu_seconds()
 {
-    return std::filesystem::temp_directory_path() / ("autotune-bench-" + std::to_string(getpid()) + "-" + name);
+    double total = 0;
+    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage usage{};
+        getrusage(who, &usage);
+        total += static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    }
+    return total;
 }
 
-// state.range(0): 0 = nvrtc, 1 = nvcc; range(1): jobs (0 = all cores); range(2): 1 = warm cache.
-void compile_sample(benchmark::State& state)
+struct Cost {
+    double wall = 0, cpu = 0; // seconds per variant
+};
+
+template <typename Compile>
+Cost measure(std::size_t variants, Compile&& compile)
 {
-    CompileSettings settings;
-    settings.compiler = state.range(0) == 0 ? CompilerKind::nvrtc : CompilerKind::nvcc;
-    settings.jobs = static_cast<unsigned>(state.range(1));
-    settings.nvcc = default_nvcc();
-    const bool warm = state.range(2) == 1;
-    const auto cache = scratch_cache(warm ? "warm" : "cold");
-    const ArchTarget arch = parse_arch("sm_90");
-    if (warm) {
-        settings.cache_dir = cache;
-        (void)compile_variants(sample().spec, sample().problem, sample().variants, arch, settings);
-    }
-    double wall_seconds = 0;
-    for (auto _ : state) {
-        const auto start = std::chrono::steady_clock::now();
-        const auto compiled = compile_variants(sample().spec, sample().problem, sample().variants, arch, settings);
-        for (const auto& c : compiled)
-            if (c.status != CompileStatus::ok)
-                state.SkipWithError(c.error.c_str());
-        benchmark::DoNotOptimize(compiled.data());
-        wall_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    std::filesystem::remove_all(cache);
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * sample_size));
-    state.counters["ms_per_variant"] = 1000.0 * wall_seconds / static_cast<double>(state.iterations() * sample_size);
-    state.SetLabel(std::string(settings.compiler == CompilerKind::nvrtc ? "nvrtc" : "nvcc") + ", jobs " +
-                   (settings.jobs == 0 ? std::to_string(std::thread::hardware_concurrency()) + " (all)"
-                                       : std::to_string(settings.jobs)) +
-                   (warm ? ", warm cache" : ", cold"));
+    const double cpu_start = cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    compile();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return {wall / static_cast<double>(variants), (cpu_seconds() - cpu_start) / static_cast<double>(variants)};
+}
+
+void require_compiled(const std::vector<CompiledVariant>& compiled, const std::string& arm)
+{
+    for (const auto& c : compiled)
+        if (c.status != CompileStatus::ok)
+            throw std::runtime_error(fmt::format("{}: variant {} did not compile: {}", arm, c.variant, c.error));
+}
+
+// Every request's instantiation in one NVRTC program: the requests of a sample share the
+// source and options whenever the kernel takes its parameters as template arguments.
+void compile_batched(const std::vector<CompileRequest>& requests)
+{
+    nvrtcProgram program = nullptr;
+    nvrtcCreateProgram(&program, requests.front().source.c_str(), "autotune_variant.cu", 0, nullptr, nullptr);
+    for (const auto& r : requests)
+        nvrtcAddNameExpression(program, r.name_expression.c_str());
+    const auto options = nvrtc_options(requests.front());
+    std::vector<const char*> pointers;
+    for (const auto& o : options)
+        pointers.push_back(o.c_str());
+    const auto rc = nvrtcCompileProgram(program, static_cast<int>(pointers.size()), pointers.data());
+    nvrtcDestroyProgram(&program);
+    if (rc != NVRTC_SUCCESS)
+        throw std::runtime_error(fmt::format("batched: {}", nvrtcGetErrorString(rc)));
+}
+
+// The sample's requests, when one program can hold them all (same source and options).
+std::vector<CompileRequest> batchable_requests(const Sample& s, const ArchTarget& arch)
+{
+    std::vector<CompileRequest> requests;
+    for (const auto& v : s.variants)
+        requests.push_back(make_compile_request(s.spec, s.problem, v, arch));
+    for (const auto& r : requests)
+        if (r.source != requests.front().source || nvrtc_options(r) != nvrtc_options(requests.front()))
+            return {};
+    return requests;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 } // namespace
 
-BENCHMARK(compile_sample)
-    ->ArgNames({"nvcc", "jobs", "warm"})
-    ->Args({0, 1, 0})
-    ->Args({1, 1, 0})
-    ->Args({0, 0, 0})
-    ->Args({1, 0, 0})
-    ->Args({0, 1, 1})
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(3)
-    ->UseRealTime();
+int main(int argc, char** argv)
+{
+    std::vector<std::string> kernels{"gemm", "triad", "reduce", "transpose"};
+    std::size_t rounds = 3;
+    unsigned jobs = 1;
+    std::string arch_name = "sm_90";
+    std::filesystem::path autotune = AUTOTUNE_PROGRAM;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string option = argv[i], value = argv[i + 1];
+        if (option == "--kernels") kernels = bench::comma_list(value);
+        else if (option == "--rounds") rounds = std::stoul(value);
+        else if (option == "--jobs") jobs = static_cast<unsigned>(std::stoul(value));
+        else if (option == "--arch") arch_name = value;
+        else if (option == "--autotune") autotune = value;
+        else {
+            std::cerr << "compile_throughput: unknown option " << option << "\n";
+            return 2;
+        }
+    }
+    const ArchTarget arch = parse_arch(arch_name);
+    CompileSettings in_process;
+    in_process.jobs = jobs;
+    CompileSettings pool = in_process;
+    pool.limits.worker_argv = {autotune.string(), "compile-worker"};
+    CompileSettings nvcc = in_process;
+    nvcc.compiler = CompilerKind::nvcc;
+    nvcc.nvcc = default_nvcc();
 
-BENCHMARK_MAIN();
+    std::cout << fmt::format("compile cost per variant, {}, {} job{}, cold, median of {} rounds (wall ms / CPU ms)\n",
+                             arch.name(), jobs, jobs == 1 ? "" : "s", rounds);
+    std::cout << fmt::format("{:<10} {:>3}  {:>15}  {:>15}  {:>15}  {:>15}  {:>17}  {:>17}\n", "kernel", "n",
+                             "pool", "in-process", "nvcc", "batched", "nvcc/pool wall,cpu", "pool/in-proc");
+    for (const auto& kernel : kernels) {
+        const Sample s = sample_of(kernel, arch);
+        const std::vector<CompileRequest> batch = batchable_requests(s, arch);
+        const std::size_t n = s.variants.size();
+        std::map<std::string, std::vector<Cost>> costs;
+        for (std::size_t r = 0; r < rounds; ++r) {
+            costs["pool"].push_back(measure(n, [&] {
+                require_compiled(compile_variants(s.spec, s.problem, s.variants, arch, pool), "pool");
+            }));
+            costs["in-process"].push_back(measure(n, [&] {
+                require_compiled(compile_variants(s.spec, s.problem, s.variants, arch, in_process), "in-process");
+            }));
+            costs["nvcc"].push_back(measure(n, [&] {
+                require_compiled(compile_variants(s.spec, s.problem, s.variants, arch, nvcc), "nvcc");
+            }));
+            if (!batch.empty())
+                costs["batched"].push_back(measure(n, [&] { compile_batched(batch); }));
+        }
+        std::map<std::string, Cost> m;
+        for (const auto& [arm, list] : costs) {
+            std::vector<double> wall, cpu;
+            for (const auto& c : list) {
+                wall.push_back(c.wall);
+                cpu.push_back(c.cpu);
+            }
+            m[arm] = {median(wall), median(cpu)};
+        }
+        const auto cell = [&](const std::string& arm) {
+            return m.count(arm) ? fmt::format("{:.0f} / {:.0f}", 1e3 * m[arm].wall, 1e3 * m[arm].cpu) : std::string("-");
+        };
+        std::cout << fmt::format("{:<10} {:>3}  {:>15}  {:>15}  {:>15}  {:>15}  {:>17}  {:>17}\n", kernel, n,
+                                 cell("pool"), cell("in-process"), cell("nvcc"), cell("batched"),
+                                 fmt::format("{:.2f}x, {:.2f}x", m["nvcc"].wall / m["pool"].wall,
+                                             m["nvcc"].cpu / m["pool"].cpu),
+                                 fmt::format("{:.2f}x, {:.2f}x", m["pool"].wall / m["in-process"].wall,
+                                             m["pool"].cpu / m["in-process"].cpu));
+    }
+    std::cout << "batched: the sample's instantiations in one NVRTC program (not what the tuner does; '-' where\n"
+                 "the variants differ in source or options and cannot share one).\n";
+    return 0;
+}

@@ -11,6 +11,7 @@
 //       [--gpus RTX_3090,RTX_3060_Laptop] [--static DIR] [--prior]
 //       [--strategies random,ils,...] [--budgets 1,2,5] [--seeds 20] [--threads 2] [--markdown FILE]
 #include "autotune_build_config.hpp"
+#include "comma_list.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "strategy/replay.hpp"
 #include "strategy/space_knowledge.hpp"
@@ -31,16 +32,6 @@ using namespace autotune;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ',');)
-        if (!part.empty())
-            out.push_back(part);
-    return out;
-}
 
 struct Cell {
     double mean = 0, min = 1, seconds = 0;
@@ -74,12 +65,12 @@ int main(int argc, char** argv)
             return argv[++i];
         };
         if (arg == "--data") data = value();
-        else if (arg == "--spaces") spaces = split(value());
-        else if (arg == "--gpus") gpus = split(value());
+        else if (arg == "--spaces") spaces = bench::comma_list(value());
+        else if (arg == "--gpus") gpus = bench::comma_list(value());
         else if (arg == "--static") static_dir = value();
         else if (arg == "--prior") prior = true;
-        else if (arg == "--strategies") strategies = split(value());
-        else if (arg == "--budgets") { budgets.clear(); for (const auto& b : split(value())) budgets.push_back(std::stod(b)); }
+        else if (arg == "--strategies") strategies = bench::comma_list(value());
+        else if (arg == "--budgets") { budgets.clear(); for (const auto& b : bench::comma_list(value())) budgets.push_back(std::stod(b)); }
         else if (arg == "--seeds") seeds = std::stoul(value());
         else if (arg == "--threads") threads = std::max<std::size_t>(1, std::stoul(value()));
         else if (arg == "--markdown") markdown = value();

@@ -4,7 +4,7 @@
 // a fresh worker; a chatty or a SIGPIPE-raising worker cannot block or kill the caller; and
 // a run with crashing variants keeps its earlier results in the journal.
 #include "measure/measurement_journal.hpp"
-#include "measure/worker_supervisor.hpp"
+#include "util/worker_supervisor.hpp"
 #include "support/test_support.hpp"
 
 #include <cerrno>

@@ -1,6 +1,7 @@
 // check-model's part of the pipeline driven from C++, without the command line: the copy
 // kernel's variants compiled and predicted (predict_problem), joined to measurements whose
 // times follow the model's own order (every score 1) or its reverse (known by hand).
+#include "compile/compiled_variant.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
 #include "support/tune_setup.hpp"
@@ -68,4 +69,22 @@ TEST_F(CheckModelPipeline, TimesInTheModelsOrderScoreOneAndTheReverseScoresByHan
     EXPECT_DOUBLE_EQ(*reversed.model.spearman, -1.0);
     EXPECT_DOUBLE_EQ(*reversed.model.top1_fraction, 1.0 / 6.0);
     EXPECT_DOUBLE_EQ(*reversed.model.best_in_top_1pct, 1.0 / 6.0);
+}
+
+TEST_F(CheckModelPipeline, ACompileStoppedAtALimitIsAPredictedFailureNamedByItsStatus)
+{
+    const MeasuredJoin join = join_measured(spec, problem, file, "hand-made");
+    TuningRun run = predict_problem(setup, problem, join.variants);
+    run.compiled[0].status = CompileStatus::compile_timeout;
+    run.compiled[0].error = "the compile did not finish within 300 s (--compile-timeout)";
+    run.compiled[1].status = CompileStatus::compile_out_of_memory;
+    run.compiled[1].error = "out of memory (limit 4 GiB per compile): catastrophic error: out of memory";
+    std::vector<CheckedPoint> points = checked_points(join, run);
+    EXPECT_EQ(points[0].predicted_failure, "compile_timeout: the compile did not finish within 300 s (--compile-timeout)");
+    EXPECT_EQ(points[1].predicted_failure.rfind("compile_out_of_memory: ", 0), 0u) << points[1].predicted_failure;
+    points[0].measured.reset(); // Kernel Tuner could not compile it either
+    const ModelCheck check = score_model(points);
+    EXPECT_EQ(check.predicted_failures, 2u);
+    EXPECT_EQ(check.failures_agree, 1u);
+    EXPECT_EQ(check.failures_only_predicted, 1u);
 }

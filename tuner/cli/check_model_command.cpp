@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/compile_cache_option.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/worker_programs.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
 #include "spec/load_spec.hpp"
@@ -36,6 +37,7 @@ struct CheckOptions {
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     unsigned jobs = 0;
+    double compile_timeout = 0; // set by its option's default
     bool json = false;
     bool quiet = false;
 };
@@ -134,6 +136,7 @@ int check_model(const CheckOptions& o)
 
     setup.selection = SpaceSelection::full;
     setup.compile.jobs = o.jobs;
+    setup.compile.limits = compile_limits(o.compile_timeout);
     setup.compile.nvcc = default_nvcc();
     setup.compile.project_root = project_root();
     setup.not_measured = "check-model: the measurements are the file's";
@@ -240,7 +243,9 @@ int check_model_command(const Arguments& args)
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
         ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")
-        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)")
+        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
+    add_compile_timeout_option(line.options(), o.compile_timeout);
+    line.options()
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "
                    "predicted time with its terms) as JSON, to see where the model is wrong")

@@ -26,5 +26,6 @@ int export_command(const Arguments& args);                                   // 
 int replay_command(const Arguments& args);                                   // autotune replay RESULTS --strategy NAME
 int check_model_command(const Arguments& args);                              // autotune check-model SPEC --measured FILE
 int measure_worker_command(const Arguments& args);                           // autotune measure-worker (internal)
+int compile_worker_command(const Arguments& args);                           // autotune compile-worker (internal)
 
 } // namespace autotune::cli

@@ -72,7 +72,7 @@ std::vector<std::pair<std::string, Command>> commands()
             {"report", report_command},     {"roofline", roofline_command}, {"compare", compare_command},
             {"header", header_command},     {"import", import_command},     {"export", export_command},
             {"replay", replay_command},     {"check-model", check_model_command}, {"merge", merge_command},
-            {"measure-worker", measure_worker_command}};
+            {"measure-worker", measure_worker_command}, {"compile-worker", compile_worker_command}};
 }
 
 // Neither a command nor a built-in kernel: said before any option is read, so a typo is
@@ -82,7 +82,7 @@ std::vector<std::pair<std::string, Command>> commands()
 {
     std::vector<std::string> command_names;
     for (const auto& [command, handler] : known)
-        if (command != "measure-worker") // internal: the measuring worker the tuner starts
+        if (!command.ends_with("-worker")) // internal: the measuring and compiling workers the tuner starts
             command_names.push_back(command);
     std::vector<std::string> every = command_names;
     every.insert(every.end(), kernel_names.begin(), kernel_names.end());

@@ -1,7 +1,7 @@
 // autotune measure-worker: the process that talks to the GPU. It reads one measurement
 // job per line on stdin and answers one line on stdout; after a fault it answers and
 // exits, because the CUDA context is unusable — the supervisor starts a fresh worker.
-// Not for users: the tuner starts it (measure/worker_supervisor.hpp).
+// Not for users: the tuner starts it (util/worker_supervisor.hpp).
 #include "cli/commands.hpp"
 #include "measure/measure_session.hpp"
 

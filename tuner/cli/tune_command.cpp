@@ -10,6 +10,7 @@
 #include "cli/header_generation.hpp"
 #include "cli/option_range.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/worker_programs.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -65,6 +66,7 @@ struct TuneOptions {
     std::size_t min_samples = 10;
     double max_seconds = 5.0;
     double variant_timeout = 60.0;
+    double compile_timeout = 0; // set by its option's default
     bool json = false;
     bool quiet = false;
 };
@@ -79,7 +81,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("problem", po::value(&o.problems)->composing(), "problem sizes, e.g. M=1024,N=1024,K=1024; repeat for several (default: the spec's problem set)")
         ("space", po::value(&o.space)->default_value("default"), "default: the spec's default space; full: all values")
         ("compile-only", po::bool_switch(&o.compile_only), "compile and predict; measure nothing")
-        ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (in-process, default) or nvcc (one process per variant)")
+        ("compiler", po::value(&o.compiler)->default_value("nvrtc"), "nvrtc (default; a pool of --jobs compile workers) or nvcc (one process per variant)")
         ("nvcc-flags", po::value(&o.nvcc_flags), "with --compiler nvcc: your build's extra nvcc flags, e.g. \"-Xcicc=--sharedmem32=0\"")
         ("strategy", po::value(&o.strategy)->default_value("exhaustive"), fmt::format("which variants get GPU time: {}", fmt::join(strategy_names(), ", ")).c_str())
         ("budget", po::value(&o.budget), "at most N measurements, P% of the variants the search may choose from, or a duration: 90s, 30m, 2h")
@@ -90,7 +92,9 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
-        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)")
+        ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
+    add_compile_timeout_option(add, o.compile_timeout);
+    add
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
         ("json", po::bool_switch(&o.json), "print the results JSON instead of the table")
@@ -187,15 +191,6 @@ std::string utc_time()
     return text;
 }
 
-std::filesystem::path own_executable()
-{
-    std::error_code ec;
-    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot find the autotune executable to start a measuring worker: " + ec.message());
-    return path;
-}
-
 // The measure stage runs on the first GPU of the target architecture; without one (no
 // driver, no device of the arch) the run stays compile-and-predict and says why.
 void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
@@ -237,7 +232,7 @@ MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, 
                                  const std::filesystem::path& scratch)
 {
     MeasureSettings settings;
-    settings.worker_argv = {own_executable().string(), "measure-worker"};
+    settings.worker_argv = measure_worker_argv();
     settings.device = device.ordinal;
     settings.timing.max_median_noise = o.max_noise_percent / 100.0;
     settings.timing.min_samples = o.min_samples;
@@ -287,6 +282,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     CompileSettings& settings = setup.compile;
     settings.compiler = parse_compiler(o.compiler);
     settings.jobs = o.jobs;
+    settings.limits = compile_limits(o.compile_timeout);
     settings.nvcc = default_nvcc();
     if (!o.nvcc_flags.empty() && settings.compiler != CompilerKind::nvcc)
         throw UsageError("--nvcc-flags applies to --compiler nvcc only");

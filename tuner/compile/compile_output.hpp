@@ -14,6 +14,7 @@ struct CompileOutput {
     std::string cubin;
     std::string lowered_name; // mangled entry name
     double seconds = 0;       // wall time of the compile itself
+    friend bool operator==(const CompileOutput&, const CompileOutput&) = default;
 };
 
 // The first line of a compiler log that reports an error, trimmed; `fallback` when the

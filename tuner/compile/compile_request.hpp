@@ -30,6 +30,7 @@ struct CompileRequest {
     std::int64_t maxrregcount = 0;                   // 0: no file-level cap
     std::vector<std::string> extra_options;          // the spec's options, e.g. -std=c++17
     std::vector<std::string> nvcc_only_options;      // what a consumer's nvcc build adds (nvcc only)
+    friend bool operator==(const CompileRequest&, const CompileRequest&) = default;
 };
 
 // Throws std::runtime_error naming the template argument when it is not an integer

@@ -6,6 +6,7 @@
 
 #include "compile/compile_cache.hpp"
 #include "compile/cubin_info.hpp"
+#include "compile/limited_compiler.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "compile/ptxas_log.hpp"
@@ -19,8 +20,6 @@
 #include <thread>
 
 namespace autotune {
-
-std::string to_string(CompileStatus status) { return status == CompileStatus::ok ? "ok" : "compile_error"; }
 
 std::filesystem::path default_nvcc()
 {
@@ -44,16 +43,36 @@ CompileRequest for_compiler(CompileRequest request, const CompileSettings& setti
     return request;
 }
 
-CompileOutput run_compiler(const CompileRequest& request, const CompileSettings& settings)
+LimitedCompiler limited_compiler(const CompileSettings& settings)
 {
-    return settings.compiler == CompilerKind::nvrtc ? compile_with_nvrtc(request)
-                                                    : compile_with_nvcc(request, settings.nvcc);
+    return LimitedCompiler(settings.compiler, settings.nvcc, settings.limits);
+}
+
+CompileStatus status_of_stopped(CompileEnding ending)
+{
+    switch (ending) {
+    case CompileEnding::timed_out: return CompileStatus::compile_timeout;
+    case CompileEnding::out_of_memory: return CompileStatus::compile_out_of_memory;
+    case CompileEnding::finished:
+    case CompileEnding::crashed: break;
+    }
+    return CompileStatus::compile_error;
+}
+
+// Where the memory limit held (nvcc, or NVRTC in a worker), an out-of-memory error says it.
+std::string memory_limit_note(const CompileSettings& settings)
+{
+    const bool limited = settings.compiler == CompilerKind::nvcc || !settings.limits.worker_argv.empty();
+    if (!limited || settings.limits.memory_bytes == 0)
+        return {};
+    return fmt::format(" (limit {} per compile)", memory_size_text(settings.limits.memory_bytes));
 }
 
 // Interprets a compiler's output: resources from ptxas' log and the cubin, cross-checked.
-CompiledVariant inspect(const CompileOutput& out, const CompileRequest& request, const RegisterPolicy& policy,
+CompiledVariant inspect(const CompilerRun& run, const CompileRequest& request, const RegisterPolicy& policy,
                         const CompileSettings& settings, bool cache_hit)
 {
+    const CompileOutput& out = run.output;
     CompiledVariant v;
     v.compiler = settings.compiler;
     v.name_expression = request.name_expression;
@@ -65,8 +84,11 @@ CompiledVariant inspect(const CompileOutput& out, const CompileRequest& request,
     v.compile_seconds = out.seconds;
     v.log = readable_text(out.log); // a cached log from before logs were made readable, too
     v.lowered_name = out.lowered_name;
-    if (!out.ok) {
+    if (run.ending != CompileEnding::finished || !out.ok) {
+        v.status = status_of_stopped(run.ending);
         v.error = readable_compile_error(out.error, request.arch.name());
+        if (run.ending == CompileEnding::out_of_memory)
+            v.error = fmt::format("out of memory{}: {}", memory_limit_note(settings), v.error);
         return v;
     }
     try {
@@ -91,7 +113,8 @@ CompiledVariant compile_variant(const CompileRequest& request, const RegisterPol
                                 const CompileSettings& settings)
 {
     const CompileRequest request_for_compiler = for_compiler(request, settings);
-    return inspect(run_compiler(request_for_compiler, settings), request_for_compiler, policy, settings, false);
+    LimitedCompiler compiler = limited_compiler(settings);
+    return inspect(compiler.compile(request_for_compiler), request_for_compiler, policy, settings, false);
 }
 
 std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
@@ -112,7 +135,7 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
         CompileRequest request;
         std::string key;
         std::vector<std::size_t> variants;
-        std::optional<CompileOutput> output;
+        std::optional<CompilerRun> run;
         bool from_cache = false;
     };
     std::vector<Job> jobs;
@@ -149,38 +172,42 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
     auto store = [&](const Job& job) {
         try {
             if (storing)
-                cache->store(job.key, *job.output);
+                cache->store(job.key, job.run->output);
         } catch (const std::exception& e) {
             if (storing.exchange(false) && settings.cache_store_failed)
                 settings.cache_store_failed(e.what());
         }
     };
     auto worker = [&] {
+        LimitedCompiler compiler = limited_compiler(settings); // its worker process lives as long as this thread
         for (std::size_t j = next++; j < jobs.size(); j = next++) {
             Job& job = jobs[j];
             try {
-                job.output = cache ? cache->load(job.key) : std::nullopt;
-                job.from_cache = job.output.has_value();
-                // An entry whose ptxas log and cubin disagree (its digest is right: it was
-                // stored so) is compiled again, once, and replaced.
-                if (job.from_cache && job.output->ok &&
-                    inspect(*job.output, job.request, variants[job.variants.front()].register_policy, settings, true)
-                            .status != CompileStatus::ok) {
-                    job.output.reset();
-                    job.from_cache = false;
+                if (const auto cached = cache ? cache->load(job.key) : std::nullopt) {
+                    job.run = classify_finished(*cached);
+                    job.from_cache = job.run->ending == CompileEnding::finished;
+                    // An entry whose ptxas log and cubin disagree (its digest is right: it was
+                    // stored so) is compiled again, once, and replaced.
+                    if (job.from_cache && job.run->output.ok &&
+                        inspect(*job.run, job.request, variants[job.variants.front()].register_policy, settings, true)
+                                .status != CompileStatus::ok)
+                        job.from_cache = false;
                 }
-                if (!job.output) {
-                    job.output = run_compiler(job.request, settings);
-                    store(job);
+                if (!job.from_cache) {
+                    job.run = compiler.compile(job.request);
+                    // Only what the compiler finished: a stopped compile may end otherwise
+                    // under other limits, on another machine, on the next try.
+                    if (job.run->ending == CompileEnding::finished)
+                        store(job);
                 }
             } catch (const std::exception& e) {
-                job.output = CompileOutput{};
-                job.output->error = e.what();
+                job.run = CompilerRun{};
+                job.run->output.error = e.what();
             }
             for (std::size_t n = 0; n < job.variants.size(); ++n) {
                 const std::size_t i = job.variants[n];
                 // Only the first variant of a job ran the compiler (unless it came from the cache).
-                results[i] = inspect(*job.output, job.request, variants[i].register_policy, settings,
+                results[i] = inspect(*job.run, job.request, variants[i].register_policy, settings,
                                      job.from_cache || n > 0);
                 results[i].variant = i;
             }

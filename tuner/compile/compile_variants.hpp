@@ -1,10 +1,13 @@
 // The compile stage's driver: every variant of a space compiled for one architecture,
-// in parallel, through the on-disk cache. A variant that fails to compile is recorded
-// as compile_error and the others go on; what the cache can or cannot store never changes
-// a result.
+// in parallel, through the on-disk cache, each compile under the run's limits (a pool of
+// compile workers when the limits name one). A variant that fails to compile is recorded
+// as compile_error, one stopped at a limit as compile_timeout or compile_out_of_memory, one
+// that crashed the compiler as compile_error saying so; the others go on. What the cache can
+// or cannot store never changes a result.
 #pragma once
 
 #include "arch/arch_target.hpp"
+#include "compile/compile_limits.hpp"
 #include "compile/compiled_variant.hpp"
 #include "space/variant.hpp"
 #include "spec/kernel_spec.hpp"
@@ -21,6 +24,7 @@ namespace autotune {
 struct CompileSettings {
     CompilerKind compiler = CompilerKind::nvrtc;
     unsigned jobs = 0;                              // 0: all cores
+    CompileLimits limits;                           // time and memory per compile, the worker program
     std::optional<std::filesystem::path> cache_dir; // nullopt: no cache
     // Told (from a worker thread, at most once per compile_variants call) when the cache
     // cannot store an entry: the compiles' results stand, and the call stores no more.

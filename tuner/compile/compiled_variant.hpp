@@ -6,12 +6,19 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace autotune {
 
-enum class CompileStatus { ok, compile_error };
+// compile_timeout and compile_out_of_memory: the compile was stopped at the run's limit
+// (--compile-timeout, the compile memory limit); a compiler that crashed is a compile_error
+// whose error says so.
+enum class CompileStatus { ok, compile_error, compile_timeout, compile_out_of_memory };
+// The results file's spelling: "ok", "compile_error", "compile_timeout", "compile_out_of_memory".
 [[nodiscard]] std::string to_string(CompileStatus status);
+// Whether a results file's variant status is one of a variant that did not compile.
+[[nodiscard]] bool is_compile_failure(std::string_view status);
 
 struct CompiledVariant {
     std::size_t variant = 0; // index into the list of variants that was compiled

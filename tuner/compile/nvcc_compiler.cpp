@@ -68,7 +68,8 @@ std::string nvcc_translation_unit(const CompileRequest& request)
                        request.name_expression);
 }
 
-CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesystem::path& nvcc)
+CompilerRun compile_with_nvcc(const CompileRequest& request, const std::filesystem::path& nvcc,
+                              const ProcessLimits& limits)
 {
     CompileOutput out;
     ScratchDir scratch("autotune-nvcc");
@@ -82,12 +83,21 @@ CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesy
     argv.insert(argv.end(), {"--keep", "--keep-dir", scratch.path().string(), "-o", cubin.string(), source.string()});
 
     const auto start = std::chrono::steady_clock::now();
-    const ProcessResult result = run_process(argv, scratch.path());
+    const ProcessResult result = run_process(argv, scratch.path(), limits);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.log = readable_text(result.output);
+    if (result.timed_out) {
+        out.error = fmt::format("nvcc did not finish within {:g} s",
+                                std::chrono::duration<double>(*limits.timeout).count());
+        return {CompileEnding::timed_out, std::move(out)};
+    }
     if (result.exit_code != 0) {
-        out.error = first_error_line(out.log, fmt::format("nvcc exited with {}", result.exit_code));
-        return out;
+        out.error = first_error_line(out.log, result.signal ? fmt::format("nvcc was killed by signal {}", result.signal)
+                                                            : fmt::format("nvcc exited with {}", result.exit_code));
+        CompilerRun run = classify_finished(std::move(out));
+        if (result.signal && run.ending == CompileEnding::finished)
+            run.ending = CompileEnding::crashed;
+        return run;
     }
     out.cubin = read_binary(cubin);
     out.ptx = read_binary(scratch.path() / "autotune_variant.ptx");
@@ -95,14 +105,14 @@ CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesy
         out.lowered_name = find_entry(read_cubin(out.cubin), request.name_expression);
     } catch (const CubinError& e) {
         out.error = fmt::format("nvcc output: {}", e.what());
-        return out;
+        return {CompileEnding::finished, std::move(out)};
     }
     if (out.lowered_name.empty()) {
         out.error = fmt::format("nvcc output has no entry for '{}'", request.name_expression);
-        return out;
+        return {CompileEnding::finished, std::move(out)};
     }
     out.ok = true;
-    return out;
+    return {CompileEnding::finished, std::move(out)};
 }
 
 std::string nvcc_version(const std::filesystem::path& nvcc)

@@ -2,16 +2,19 @@
 // compiles the kernel: the entry is referenced from host code, as a launch would.
 #pragma once
 
-#include "compile/compile_output.hpp"
 #include "compile/compile_request.hpp"
+#include "compile/compiler_run.hpp"
+#include "util/process.hpp"
 
 #include <filesystem>
 #include <string>
 
 namespace autotune {
 
-// `nvcc` is the program to run (e.g. /usr/local/cuda/bin/nvcc).
-[[nodiscard]] CompileOutput compile_with_nvcc(const CompileRequest& request, const std::filesystem::path& nvcc);
+// `nvcc` is the program to run (e.g. /usr/local/cuda/bin/nvcc). Past `limits` (its time, or
+// an allocation failing at its memory limit), nvcc and the programs it started are stopped.
+[[nodiscard]] CompilerRun compile_with_nvcc(const CompileRequest& request, const std::filesystem::path& nvcc,
+                                           const ProcessLimits& limits = {});
 
 // The translation unit nvcc compiles for `request`.
 [[nodiscard]] std::string nvcc_translation_unit(const CompileRequest& request);

@@ -38,7 +38,7 @@ std::string status_cell(const CompiledVariant& c, const PredictionOutcome& predi
         return "ok";
     }
     std::string error = c.error.size() > 70 ? c.error.substr(0, 67) + "..." : c.error;
-    return "compile_error: " + error;
+    return to_string(c.status) + ": " + error;
 }
 
 } // namespace
@@ -239,10 +239,18 @@ std::string space_summary(const TuningRun& run)
 std::string compile_summary(const TuningRun& run)
 {
     std::size_t ok = 0, cached = 0;
+    std::map<std::string, std::size_t> stopped; // compile errors that were a limit's, by status
     for (const auto& c : run.compiled) {
         ok += c.status == CompileStatus::ok;
         cached += c.cache_hit;
+        if (c.status != CompileStatus::ok && c.status != CompileStatus::compile_error)
+            ++stopped[to_string(c.status)];
     }
+    std::string stopped_counts;
+    for (const auto& [status, count] : stopped)
+        stopped_counts += fmt::format("{}{} {}", stopped_counts.empty() ? " (" : ", ", count, status);
+    if (!stopped_counts.empty())
+        stopped_counts += ")";
     std::string removed;
     for (const auto& r : run.removals)
         if (r.removed > 0)
@@ -268,10 +276,10 @@ std::string compile_summary(const TuningRun& run)
         measured = fmt::format("\nmeasured on {} ({}, sm_{}): {}", run.device->name, run.device->pci_bus_id,
                                run.device->compute_capability, counts.empty() ? "nothing runnable" : counts);
     }
-    return fmt::format("{} variants of {} for {} ({}): {} compiled, {} compile errors, {} from cache, {:.1f} s with "
+    return fmt::format("{} variants of {} for {} ({}): {} compiled, {} compile errors{}, {} from cache, {:.1f} s with "
                        "{}{}{}{}{}",
                        run.variants.size(), run.kernel, run.arch, space_summary(run), ok, run.compiled.size() - ok,
-                       cached, run.seconds, to_string(run.compiler), removed + pruned, device, measured,
+                       stopped_counts, cached, run.seconds, to_string(run.compiler), removed + pruned, device, measured,
                        winner_summary(run));
 }
 

@@ -1,5 +1,6 @@
 #include "emit/measured_file.hpp"
 
+#include "compile/compiled_variant.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_shape.hpp"
@@ -52,7 +53,7 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
                 out.parameters.push_back(name);
         const std::string status = v.value("status", "");
         MeasuredConfiguration c{v.at("params"), measured_time(v), {}};
-        if (!c.seconds && (status == "compile_error" || status == "launch_error"))
+        if (!c.seconds && (is_compile_failure(status) || status == "launch_error"))
             c.failure = v.contains("error") && v.at("error").is_string() ? v.at("error").get<std::string>() : status;
         if (!c.seconds && c.failure.empty()) {
             ++out.not_measured;

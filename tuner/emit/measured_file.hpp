@@ -5,8 +5,8 @@
 //
 // Kernel Tuner: the time is the entry's "time" (its objective, the mean of "times", ms),
 // a string "time" (CompilationFailedConfig, RuntimeFailedConfig, InvalidConfig) is a
-// failure. Results file: the measured median of an "ok" variant; compile_error and
-// launch_error are failures; a variant without either (pruned, not measured, a wrong
+// failure. Results file: the measured median of an "ok" variant; a compile failure
+// (compile_error, compile_timeout, compile_out_of_memory) and launch_error are failures; a variant without either (pruned, not measured, a wrong
 // result) is not a measurement and is only counted.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "emit/t4_format.hpp"
 
+#include "compile/compiled_variant.hpp"
 #include "emit/problem_views.hpp"
 #include "strategy/replay.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 // autotune's statuses as T4's invalidity, and back as Kernel Tuner's failure strings.
 const char* invalidity_of(const std::string& status)
 {
-    if (status == "compile_error" || status == "compile_timeout" || status == "compile_out_of_memory")
+    if (is_compile_failure(status))
         return "compile";
     if (status == "wrong_result")
         return "correctness";

@@ -2,7 +2,7 @@
 
 #include "measure/cpu_reference.hpp"
 #include "measure/measurement_journal.hpp"
-#include "measure/worker_supervisor.hpp"
+#include "util/worker_supervisor.hpp"
 #include "util/atomic_file.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #include "strategy/space_knowledge.hpp"
 
+#include "compile/compiled_variant.hpp"
 #include "strategy/point_features.hpp"
 #include "strategy/regression_forest.hpp"
 
@@ -60,7 +61,7 @@ std::string parameter_key(const json& params, const std::vector<std::string>& na
 CompiledFacts compiled_facts_of(const json& variant)
 {
     CompiledFacts f;
-    if (!variant.is_object() || variant.value("status", "") == "compile_error")
+    if (!variant.is_object() || is_compile_failure(variant.value("status", "")))
         return f;
     f.registers = number_at(variant, "registers");
     f.spilled_bytes = number_at(variant, "spill_stores") + number_at(variant, "spill_loads");

@@ -1,5 +1,6 @@
 #include "tune/model_check.hpp"
 
+#include "compile/compiled_variant.hpp"
 #include "rank/rank_problem.hpp"
 #include "space/variant_from_values.hpp"
 #include "strategy/random_source.hpp"
@@ -115,7 +116,8 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
         if (ranked && ranked->predicted)
             c.predicted_rank = ranked->predicted_rank;
         if (compiled.status != CompileStatus::ok)
-            c.predicted_failure = fmt::format("compile error: {}", compiled.error);
+            // A compile stopped at a limit fails as surely as one with an error: each says which.
+            c.predicted_failure = fmt::format("{}: {}", to_string(compiled.status), compiled.error);
         else if (run.pruning.decisions[i].pruned)
             c.predicted_failure = run.pruning.decisions[i].reason;
         else if (!predicted.prediction || c.predicted_rank == 0)

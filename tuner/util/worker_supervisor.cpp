@@ -1,4 +1,4 @@
-#include "measure/worker_supervisor.hpp"
+#include "util/worker_supervisor.hpp"
 
 #include <algorithm>
 #include <array>
@@ -414,6 +414,7 @@ std::variant<nlohmann::json, WorkerFailure> WorkerSupervisor::request(const nloh
     // Compact dump() escapes newlines inside strings, so the request is exactly one line.
     Exchange ex;
     ex.request_line = request.dump() + '\n';
+    last_stderr_.clear();
 
     // A live worker that wrote anything since its last reply has broken the one-reply-
     // per-request protocol: taking that output as this reply would pair results with the
@@ -426,9 +427,9 @@ std::variant<nlohmann::json, WorkerFailure> WorkerSupervisor::request(const nloh
             kill_and_reap(std::exchange(pid_, -1));
             drain_stderr(errors_, ex.stderr_tail);
             stop();
+            last_stderr_ = last_lines(ex.stderr_tail);
             return WorkerFailure{Kind::protocol_error,
-                                 fmt::format("wrote output after its last reply: {}", unrequested),
-                                 std::string(last_lines(ex.stderr_tail))};
+                                 fmt::format("wrote output after its last reply: {}", unrequested), last_stderr_};
         }
         if (!still_open)
             stop();
@@ -446,7 +447,8 @@ std::variant<nlohmann::json, WorkerFailure> WorkerSupervisor::request(const nloh
     const auto fail = [&](Kind kind, std::string detail) {
         drain_stderr(errors_, ex.stderr_tail);
         stop();
-        return WorkerFailure{kind, std::move(detail), std::string(last_lines(ex.stderr_tail))};
+        last_stderr_ = last_lines(ex.stderr_tail);
+        return WorkerFailure{kind, std::move(detail), last_stderr_};
     };
     // The worker closed a pipe: usually it is dying, and its exit status says how.
     const auto gone = [&](std::string_view if_still_running) {
@@ -474,6 +476,9 @@ std::variant<nlohmann::json, WorkerFailure> WorkerSupervisor::request(const nloh
         return fail(Kind::protocol_error, fmt::format("reply line longer than {} bytes", max_reply_bytes));
     }
 
+    // Whatever it wrote to stderr before the reply is in its pipe by now.
+    drain_stderr(errors_, ex.stderr_tail);
+    last_stderr_ = last_lines(ex.stderr_tail);
     try {
         return nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error&) {

@@ -1,7 +1,9 @@
-// Running measurements in a worker process: a variant that faults (an illegal address
-// leaves the CUDA context unusable; a kernel can hang) kills only its worker. The
-// supervisor sends one JSON request per line on the worker's stdin and reads one JSON
-// reply per line from its stdout; when the worker dies or does not answer in time it
+// Running work in a worker process, so that what cannot be stopped or survived in-process
+// kills only its worker: a measured variant that faults (an illegal address leaves the
+// CUDA context unusable; a kernel can hang), a compile that never ends, runs out of
+// memory or crashes the compiler. The supervisor sends one JSON request per line on the
+// worker's stdin and reads one JSON reply per line from its stdout (bytes that are not
+// text travel encoded, e.g. base64); when the worker dies or does not answer in time it
 // reports why, and the next request starts a fresh worker.
 #pragma once
 
@@ -33,6 +35,10 @@ public:
                                                                       std::chrono::milliseconds timeout);
 
     [[nodiscard]] int workers_started() const { return started_; }
+    // What the worker wrote to stderr while answering the last request (its last lines):
+    // a library may say there what it did not put in its reply (ptxas' "Memory allocation
+    // failure"). On a failure, the same text is WorkerFailure::stderr_tail.
+    [[nodiscard]] const std::string& last_stderr() const { return last_stderr_; }
 
 private:
     void start();
@@ -43,6 +49,7 @@ private:
     int from_worker_ = -1; // its stdout
     int errors_ = -1;      // its stderr
     std::string pending_;  // bytes read past the last reply line
+    std::string last_stderr_;
     int started_ = 0;
 };
 
