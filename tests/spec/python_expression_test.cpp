@@ -134,6 +134,25 @@ TEST(PythonExpression, EvaluationIsBoundedInWork)
     EXPECT_EQ(evaluate_python_integers("[i for i in range(1000000)]", {}, "Values").size(), 1000000u);
 }
 
+// Integer arithmetic at the edges of 64 bits, each undefined in C++ before (UBSan): Python's
+// answer where it fits, an overflow error where it does not.
+TEST(PythonExpression, ArithmeticAtTheEdgesOfSixtyFourBitsIsDefined)
+{
+    EXPECT_THAT(evaluation_error("(-9223372036854775807 - 1) // -1"), HasSubstr("overflow"));
+    EXPECT_EQ(eval("(-9223372036854775807 - 1) % -1"), "0");
+    EXPECT_EQ(eval("7 // -1"), "-7");
+    EXPECT_EQ(eval("-7 % -1"), "0");
+    EXPECT_THAT(evaluation_error("abs(-9223372036854775807 - 1)"), HasSubstr("overflow"));
+    EXPECT_EQ(eval("abs(-9223372036854775807)"), "9223372036854775807");
+    EXPECT_THAT(evaluation_error("int(1e300)"), HasSubstr("int() of 1e+300 is beyond 64 bits"));
+    EXPECT_THAT(evaluation_error("int(1e300 * 1e300)"), HasSubstr("beyond 64 bits"));
+    EXPECT_EQ(eval("int(-9.2e18)"), "-9200000000000000000");
+    // range() stops where the next value would pass 64 bits, as it passes any stop.
+    EXPECT_EQ(eval("range(9223372036854775800, 9223372036854775807, 5)"), "[9223372036854775800, 9223372036854775805]");
+    EXPECT_EQ(eval("range(-9223372036854775800, -9223372036854775807 - 1, -5)"),
+              "[-9223372036854775800, -9223372036854775805]");
+}
+
 // The parser recursed on each parenthesis, bracket and unary operator, and every walk of the
 // tree on each level: "((((...1))))" overflowed the stack. Both stop at 100 levels.
 TEST(PythonExpression, NestingIsBoundedInDepth)

@@ -461,6 +461,12 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         if (op == "//" || op == "%") {
             if (y == 0)
                 throw Problem(op == "//" ? "integer division by zero" : "modulo by zero");
+            if (y == -1) { // x / -1 is undefined in C++ for the one x whose negation overflows
+                if (op == "%")
+                    return make_int(0);
+                check_overflow(__builtin_sub_overflow(std::int64_t{0}, x, &r));
+                return make_int(r);
+            }
             std::int64_t q = x / y;
             std::int64_t m = x % y;
             if (m != 0 && ((m < 0) != (y < 0))) { // Python rounds toward negative infinity
@@ -528,10 +534,12 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         if (step == 0)
             throw Problem("range() step must not be zero");
         List out;
-        for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+        for (std::int64_t i = start; step > 0 ? i < stop : i > stop;) {
             if (static_cast<std::int64_t>(out.size()) >= kMaxListLength)
                 throw Problem("range() is too long (over 10,000,000 values)");
             out.push_back(make_int(i));
+            if (__builtin_add_overflow(i, step, &i))
+                break; // the next value lies beyond 64 bits, so beyond stop
         }
         return PythonValue{std::move(out)};
     }
@@ -558,10 +566,20 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
     if ((function == "abs" || function == "int" || function == "float") && args.size() == 1) {
         if (function == "float")
             return make_float(as_double(args[0], "float()"));
-        if (is_int(args[0]))
-            return make_int(function == "abs" ? std::abs(as_int(args[0], "")) : as_int(args[0], ""));
+        if (is_int(args[0])) {
+            const std::int64_t i = as_int(args[0], "");
+            if (function == "abs" && i < 0)
+                return arithmetic("-", make_int(0), args[0]); // overflow-checked, as abs(-2**63) overflows
+            return make_int(i);
+        }
         const double d = as_double(args[0], (function + "()").c_str());
-        return function == "abs" ? make_float(std::fabs(d)) : make_int(static_cast<std::int64_t>(std::trunc(d)));
+        if (function == "abs")
+            return make_float(std::fabs(d));
+        // int() of a float beyond 64 bits (or inf, nan) has no value here; the cast would be undefined.
+        const double whole = std::trunc(d);
+        if (!(whole >= -0x1p63 && whole < 0x1p63))
+            throw Problem(fmt::format("int() of {} is beyond 64 bits", args[0].to_string()));
+        return make_int(static_cast<std::int64_t>(whole));
     }
     throw Problem(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
                               "float)", function, args.size()));
