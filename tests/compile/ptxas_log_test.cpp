@@ -83,6 +83,33 @@ TEST(PtxasLog, AFunctionTheLogDoesNotMentionIsNotFound)
     EXPECT_FALSE(parse_ptxas_log("", "_Z1kv").found);
 }
 
+// Found by the fuzz target (tests/fuzz): a count too long for its field ended the parse, which
+// throws nothing, in std::out_of_range (or, within 64 bits, wrapped into an int). ptxas prints
+// no such number; the field stays unread and the rest of the log is read.
+TEST(PtxasLog, ACountTooLongForItsFieldIsLeftUnread)
+{
+    const std::string log =
+        "ptxas info    : Overriding global maxrregcount 99999999999999999999 with entry-specific value 128\n"
+        "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+        "ptxas info    : Function properties for k\n"
+        "ptxas         .     99999999999999999999 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+        "ptxas info    : Used 4099999999999999999999 registers, used 1 barriers, 2147483648 bytes smem\n";
+    const PtxasReport r = parse_ptxas_log(log, "k");
+    EXPECT_FALSE(r.found); // no register count it could read
+    EXPECT_EQ(r.stack_frame, 0);
+    EXPECT_EQ(r.spill_stores, 8);
+    EXPECT_EQ(r.spill_loads, 4);
+    EXPECT_EQ(r.barriers, 1);
+    EXPECT_EQ(r.shared_bytes, 2147483648);
+    EXPECT_FALSE(r.maxrregcount_overridden_from.has_value());
+    EXPECT_EQ(r.maxrregcount_overridden_to, 128);
+    // Within 64 bits but not an int: not read as a wrapped, negative count.
+    EXPECT_FALSE(parse_ptxas_log("ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                                 "ptxas info    : Used 2147483648 registers\n",
+                                 "k")
+                     .found);
+}
+
 // NVRTC's log puts a NUL byte before ptxas' error (as CUDA 13.0 wrote it, which the compile
 // cache keeps): the error reads without it, and static shared memory over the limit in bytes.
 TEST(CompileError, TooMuchSharedDataIsSaidInBytesAgainstTheArchitecturesLimit)

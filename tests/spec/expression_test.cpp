@@ -35,6 +35,24 @@ TEST(Expression, HasCeilDivFloorDivAndPowerOfTwo)
     EXPECT_TRUE(pow2.evaluate_condition());
 }
 
+// is_power_of_two converted any whole double to uint64, undefined from 2^64 on (UBSan: "1e+300
+// is outside the range of representable values"). Powers of two stay powers of two up there.
+TEST(Expression, PowerOfTwoAnswersBeyondSixtyFourBits)
+{
+    ExpressionScope scope({"N"});
+    const Expression pow2("is_power_of_two(N)", "t", scope);
+    for (const double n : {0x1p64, 0x1p100, 0x1p1000}) {
+        scope.set("N", n);
+        EXPECT_TRUE(pow2.evaluate_condition()) << n;
+    }
+    for (const double n : {1e300, 0x1p64 * 3, 0x1p63 * 3}) {
+        scope.set("N", n);
+        EXPECT_FALSE(pow2.evaluate_condition()) << n;
+    }
+    scope.set("N", 0x1p63);
+    EXPECT_TRUE(pow2.evaluate_condition());
+}
+
 TEST(Expression, ConditionsUseComparisonAndLogic)
 {
     ExpressionScope scope({"A", "B"});

@@ -17,6 +17,16 @@ std::string eval(const std::string& text, const PythonScope& scope = {})
     return evaluate_python(text, scope, "test").to_string();
 }
 
+std::string evaluation_error(const std::string& text)
+{
+    try {
+        (void)evaluate_python(text, {}, "Values");
+    } catch (const ExpressionError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
 TEST(PythonExpression, EvaluatesTheValuesT1FilesWrite)
 {
     EXPECT_EQ(eval("[0, 1, 2, 3]"), "[0, 1, 2, 3]");
@@ -101,6 +111,70 @@ TEST(PythonExpression, ErrorsAreOneLineNamingTheExpression)
                 ::testing::ThrowsMessage<ExpressionError>(HasSubstr("lists 1 twice")));
     EXPECT_THAT([] { (void)evaluate_python_integers("[]", {}, "Values"); },
                 ::testing::ThrowsMessage<ExpressionError>(HasSubstr("empty list")));
+}
+
+// Found by the expression fuzz target: "[...] * 9223337233333" ran for hours. Every loop an
+// expression can start is bounded, each bound an error saying which; what Python computes within
+// them is computed as before.
+TEST(PythonExpression, EvaluationIsBoundedInWork)
+{
+    EXPECT_THAT(evaluation_error("[1] * 9223337233333"), HasSubstr("list * n is too long (over 10,000,000 values)"));
+    EXPECT_EQ(eval("[] * 9223372036854775807"), "[]");
+    EXPECT_EQ(eval("[1, 2] * -3"), "[]");
+    // x ** n by squaring: counting n down took 2^63 steps for 1 ** (2**63 - 1).
+    EXPECT_EQ(eval("1 ** 9223372036854775807"), "1");
+    EXPECT_EQ(eval("(-1) ** 9223372036854775807"), "-1");
+    EXPECT_EQ(eval("0 ** 9223372036854775807"), "0");
+    EXPECT_EQ(eval("3 ** 39"), "4052555153018976267");
+    EXPECT_EQ(eval("(-2) ** 63"), "-9223372036854775808");
+    EXPECT_THAT(evaluation_error("2 ** 63"), HasSubstr("overflow"));
+    EXPECT_THAT(evaluation_error("[1 for a in range(10000) for b in range(10000) if 0]"),
+                HasSubstr("the comprehension runs over 10,000,000 iterations"));
+    // A million Values are checked for repeats at once (a search per value took hours).
+    EXPECT_EQ(evaluate_python_integers("[i for i in range(1000000)]", {}, "Values").size(), 1000000u);
+}
+
+// Integer arithmetic at the edges of 64 bits, each undefined in C++ before (UBSan): Python's
+// answer where it fits, an overflow error where it does not.
+TEST(PythonExpression, ArithmeticAtTheEdgesOfSixtyFourBitsIsDefined)
+{
+    EXPECT_THAT(evaluation_error("(-9223372036854775807 - 1) // -1"), HasSubstr("overflow"));
+    EXPECT_EQ(eval("(-9223372036854775807 - 1) % -1"), "0");
+    EXPECT_EQ(eval("7 // -1"), "-7");
+    EXPECT_EQ(eval("-7 % -1"), "0");
+    EXPECT_THAT(evaluation_error("abs(-9223372036854775807 - 1)"), HasSubstr("overflow"));
+    EXPECT_EQ(eval("abs(-9223372036854775807)"), "9223372036854775807");
+    EXPECT_THAT(evaluation_error("int(1e300)"), HasSubstr("int() of 1e+300 is beyond 64 bits"));
+    EXPECT_THAT(evaluation_error("int(1e300 * 1e300)"), HasSubstr("beyond 64 bits"));
+    EXPECT_EQ(eval("int(-9.2e18)"), "-9200000000000000000");
+    // range() stops where the next value would pass 64 bits, as it passes any stop.
+    EXPECT_EQ(eval("range(9223372036854775800, 9223372036854775807, 5)"), "[9223372036854775800, 9223372036854775805]");
+    EXPECT_EQ(eval("range(-9223372036854775800, -9223372036854775807 - 1, -5)"),
+              "[-9223372036854775800, -9223372036854775805]");
+}
+
+// The parser recursed on each parenthesis, bracket and unary operator, and every walk of the
+// tree on each level: "((((...1))))" overflowed the stack. Both stop at 100 levels.
+TEST(PythonExpression, NestingIsBoundedInDepth)
+{
+    auto nested = [](int levels, const std::string& open, const std::string& inner, const std::string& close) {
+        std::string text;
+        for (int i = 0; i < levels; ++i)
+            text += open;
+        text += inner;
+        for (int i = 0; i < levels; ++i)
+            text += close;
+        return text;
+    };
+    EXPECT_EQ(eval(nested(90, "(", "1", ")")), "1");
+    EXPECT_EQ(eval(nested(99, "1 + ", "1", "")), "100");
+    for (const std::string& deep : {nested(2000, "(", "1", ")"), nested(4000, "-", "1", ""), nested(2000, "[", "", "]"),
+                                    nested(500, "1 + ", "1", ""), nested(500, "not ", "1", ""),
+                                    nested(500, "1 if 1 else ", "1", ""), nested(500, "2 ** ", "1", "")}) {
+        EXPECT_THAT(evaluation_error(deep), HasSubstr("nested over 100 levels deep")) << deep.substr(0, 40);
+        EXPECT_THAT([&] { (void)translate_python(deep, {}, "Values"); },
+                    ::testing::ThrowsMessage<ExpressionError>(HasSubstr("nested over 100 levels deep")));
+    }
 }
 
 // The translation is checked by evaluating both sides: Python here, muparser there.

@@ -18,9 +18,10 @@ ArchTarget parse_arch(const std::string& text)
     std::smatch m;
     if (!std::regex_match(text, m, pattern))
         throw ArchError(fmt::format("--arch '{}' is not an architecture: expected sm_XX, e.g. sm_80, sm_90, sm_90a", text));
-    const int number = std::stoi(m[1].str());
-    if (number < 10)
+    // Counted before converting: std::stoi threw std::out_of_range for sm_99999999999.
+    if (m[1].length() > 3 || std::stoi(m[1].str()) < 10)
         throw ArchError(fmt::format("--arch '{}' is not an architecture: expected two or three digits, e.g. sm_90", text));
+    const int number = std::stoi(m[1].str());
     return ArchTarget{number / 10, number % 10, m[2].str()};
 }
 

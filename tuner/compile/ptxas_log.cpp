@@ -1,12 +1,38 @@
 #include "compile/ptxas_log.hpp"
 
+#include <charconv>
 #include <regex>
 #include <sstream>
 
 namespace autotune {
 namespace {
 
-std::int64_t to_int(const std::ssub_match& m) { return std::stoll(m.str()); }
+// A count as ptxas prints it, where it fits T. A longer digit string is no log of ptxas' (an
+// edited cache entry, a fuzzer's bytes): it leaves the field unread rather than ending the
+// parse, which throws nothing, in std::out_of_range.
+template <typename T>
+std::optional<T> count(const std::ssub_match& m)
+{
+    const std::string digits = m.str();
+    T value{};
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc())
+        return std::nullopt;
+    return value;
+}
+
+template <typename T>
+void read_count(const std::ssub_match& m, T& field)
+{
+    if (const auto value = count<T>(m))
+        field = *value;
+}
+
+template <typename T>
+void read_count(const std::ssub_match& m, std::optional<T>& field)
+{
+    if (const auto value = count<T>(m))
+        field = *value;
+}
 
 // "1504 bytes stack frame, 3684 bytes spill stores, 3428 bytes spill loads"
 void read_properties(const std::string& line, PtxasReport& report)
@@ -15,9 +41,9 @@ void read_properties(const std::string& line, PtxasReport& report)
     static const std::regex stores(R"((\d+) bytes spill stores)");
     static const std::regex loads(R"((\d+) bytes spill loads)");
     std::smatch m;
-    if (std::regex_search(line, m, stack)) report.stack_frame = to_int(m[1]);
-    if (std::regex_search(line, m, stores)) report.spill_stores = to_int(m[1]);
-    if (std::regex_search(line, m, loads)) report.spill_loads = to_int(m[1]);
+    if (std::regex_search(line, m, stack)) read_count(m[1], report.stack_frame);
+    if (std::regex_search(line, m, stores)) read_count(m[1], report.spill_stores);
+    if (std::regex_search(line, m, loads)) read_count(m[1], report.spill_loads);
 }
 
 // "Used 24 registers, used 1 barriers, 1504 bytes cumulative stack size, 8192 bytes smem, 400 bytes cmem[0]"
@@ -30,13 +56,15 @@ void read_usage(const std::string& line, PtxasReport& report)
     static const std::regex cumulative(R"((\d+) bytes cumulative stack size)");
     std::smatch m;
     if (std::regex_search(line, m, registers)) {
-        report.registers = static_cast<int>(to_int(m[1]));
-        report.found = true;
+        if (const auto n = count<int>(m[1])) {
+            report.registers = *n;
+            report.found = true;
+        }
     }
-    if (std::regex_search(line, m, barriers)) report.barriers = static_cast<int>(to_int(m[1]));
-    if (std::regex_search(line, m, smem)) report.shared_bytes = to_int(m[1]);
-    if (std::regex_search(line, m, cmem0)) report.constant_bank0 = to_int(m[1]);
-    if (std::regex_search(line, m, cumulative)) report.cumulative_stack = to_int(m[1]);
+    if (std::regex_search(line, m, barriers)) read_count(m[1], report.barriers);
+    if (std::regex_search(line, m, smem)) read_count(m[1], report.shared_bytes);
+    if (std::regex_search(line, m, cmem0)) read_count(m[1], report.constant_bank0);
+    if (std::regex_search(line, m, cumulative)) read_count(m[1], report.cumulative_stack);
 }
 
 bool names_other_function(const std::string& line, std::string_view function)
@@ -82,8 +110,8 @@ PtxasReport parse_ptxas_log(std::string_view log, std::string_view function)
             continue;
         }
         if (std::regex_search(line, m, global_override)) {
-            report.maxrregcount_overridden_from = static_cast<int>(to_int(m[1]));
-            report.maxrregcount_overridden_to = static_cast<int>(to_int(m[2]));
+            read_count(m[1], report.maxrregcount_overridden_from);
+            read_count(m[2], report.maxrregcount_overridden_to);
             continue;
         }
         const bool is_warning = line.find("ptxas warning") != std::string::npos;
@@ -91,8 +119,8 @@ PtxasReport parse_ptxas_log(std::string_view log, std::string_view function)
             continue;
         report.warnings.push_back(line);
         if (std::regex_search(line, m, raised)) {
-            report.cap_raised_from = static_cast<int>(to_int(m[1]));
-            report.cap_raised_to = static_cast<int>(to_int(m[2]));
+            read_count(m[1], report.cap_raised_from);
+            read_count(m[2], report.cap_raised_to);
         }
         if (line.find(".minnctapersm will be ignored") != std::string::npos)
             report.min_blocks_ignored = true;

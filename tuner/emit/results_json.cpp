@@ -2,7 +2,6 @@
 
 #include "emit/problem_views.hpp"
 #include "util/atomic_file.hpp"
-#include "util/tool_version.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -390,12 +389,6 @@ WarpWork warp_work_of_json(const json& j)
     w.latency_cycles = j.at("latency_cycles").get<double>();
     w.unknown_trip_counts = j.at("unknown_trip_counts").get<int>();
     return w;
-}
-
-json tool_json()
-{
-    const ToolVersion tool = tool_version();
-    return {{"name", tool.name}, {"version", tool.version}, {"git_revision", tool.git_revision}};
 }
 
 json results_document(const std::vector<TuningRun>& runs)

@@ -2,6 +2,7 @@
 // DESIGN.md "Results" for the fields.
 #pragma once
 
+#include "emit/tool_json.hpp"
 #include "emit/tuning_run.hpp"
 
 #include <filesystem>
@@ -23,9 +24,6 @@ inline constexpr int results_schema_version = 2;
 // A variant's warp work (its record's ptx_facts.warp_work), and back.
 [[nodiscard]] nlohmann::ordered_json warp_work_json(const WarpWork& work);
 [[nodiscard]] WarpWork warp_work_of_json(const nlohmann::ordered_json& record);
-
-// {"name", "version", "git_revision"} of this build: who wrote a document.
-[[nodiscard]] nlohmann::ordered_json tool_json();
 
 // The parts of a results document that ranking writes, for a run and for merged shards:
 // a variant's rank fields, and a problem's entry (identities[i] = index and params of

@@ -27,6 +27,12 @@ double modulo(double a, double b)
 double is_power_of_two(double a)
 {
     if (a < 1 || a != std::floor(a)) return 0;
+    // A whole double at or beyond 2^64 would not convert (undefined); there, the powers of two
+    // are exactly the doubles whose mantissa is 1.
+    if (a >= 0x1p64) {
+        int exponent = 0;
+        return std::frexp(a, &exponent) == 0.5 ? 1 : 0;
+    }
     const auto v = static_cast<std::uint64_t>(a);
     return (v & (v - 1)) == 0 ? 1 : 0;
 }

@@ -306,7 +306,8 @@ void read_problem_set(const Reader& reader, const toml::table& root, KernelSpec&
         ProblemAssignment assignment;
         for (const auto& [name, value] : Reader::in_source_order(*item.as_table())) {
             const bool known = std::any_of(spec.problem.begin(), spec.problem.end(),
-                                           [&](const ProblemVariable& v) { return v.name == name; });
+                                           // An init-capture: clang 14 (the fuzz build) cannot capture a binding.
+                                           [&key = name](const ProblemVariable& v) { return v.name == key; });
             if (!known) {
                 std::vector<std::string> variables;
                 for (const auto& v : spec.problem)

@@ -57,7 +57,8 @@ Problem resolve_problem(const KernelSpec& spec, const std::vector<std::pair<std:
         problem.values.emplace_back(variable.name, variable.default_value);
     for (const auto& [name, value] : overrides) {
         auto it = std::find_if(problem.values.begin(), problem.values.end(),
-                               [&](const auto& entry) { return entry.first == name; });
+                               // An init-capture: clang 14 (the fuzz build) cannot capture a binding.
+                               [&key = name](const auto& entry) { return entry.first == key; });
         if (it == problem.values.end()) {
             std::string known;
             for (const auto& v : spec.problem)

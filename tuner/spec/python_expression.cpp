@@ -80,7 +80,20 @@ struct Node {
     std::string text;              // name, operator, function, loop variable
     std::vector<std::string> ops;  // compare: the operators between children
     std::vector<Node> children;
+    int depth = 1;                 // this node's level count, itself included
 };
+
+// Every walk of the tree (evaluation, translation, destruction) recurses as deep as it goes,
+// and so does the parser on each parenthesis, bracket and unary operator: both are bounded, so
+// that "((((..." or "1+1+1+..." is an error rather than a stack overflow. T1 expressions nest
+// a few levels.
+constexpr int kMaxDepth = 100;
+
+void check_depth(int depth)
+{
+    if (depth > kMaxDepth)
+        throw Problem("nested over 100 levels deep");
+}
 
 class Parser {
 public:
@@ -114,10 +127,34 @@ private:
             throw Problem(fmt::format("expected '{}' at column {}, found {}", text, peek().column,
                                       peek().kind == TokenKind::end ? "the end" : "'" + peek().text + "'"));
     }
-    static Node make(NodeKind kind, std::string text, std::vector<Node> children)
+    // The children are moved in: an initializer list would copy them, and with them the whole
+    // left operand of every `a + b + c + ...`, which made parsing quadratic in its length.
+    template <typename... Children>
+    static Node make(NodeKind kind, std::string text, Children&&... children)
     {
-        return Node{kind, {}, std::move(text), {}, std::move(children)};
+        Node node{kind, {}, std::move(text), {}, {}};
+        node.children.reserve(sizeof...(children));
+        (add(node, std::forward<Children>(children)), ...);
+        return node;
     }
+    static void add(Node& parent, Node child)
+    {
+        parent.depth = std::max(parent.depth, child.depth + 1);
+        check_depth(parent.depth);
+        parent.children.push_back(std::move(child));
+    }
+    // Held while the parser recurses into a nested expression: one level per parenthesis,
+    // bracket, call, unary operator, `**`, `not` and `else`.
+    class Nesting {
+    public:
+        explicit Nesting(int& level) : level_(level) { check_depth(++level_); }
+        ~Nesting() { --level_; }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+
+    private:
+        int& level_;
+    };
 
     Node conditional()
     {
@@ -126,34 +163,36 @@ private:
             return body;
         Node condition = or_test();
         expect("else");
+        const Nesting nesting(nesting_);
         Node otherwise = conditional();
-        return make(NodeKind::conditional, "", {std::move(body), std::move(condition), std::move(otherwise)});
+        return make(NodeKind::conditional, "", std::move(body), std::move(condition), std::move(otherwise));
     }
     Node or_test()
     {
         Node left = and_test();
         while (accept("or"))
-            left = make(NodeKind::or_, "or", {std::move(left), and_test()});
+            left = make(NodeKind::or_, "or", std::move(left), and_test());
         return left;
     }
     Node and_test()
     {
         Node left = not_test();
         while (accept("and"))
-            left = make(NodeKind::and_, "and", {std::move(left), not_test()});
+            left = make(NodeKind::and_, "and", std::move(left), not_test());
         return left;
     }
     Node not_test()
     {
-        if (accept("not"))
-            return make(NodeKind::not_, "not", {not_test()});
+        if (accept("not")) {
+            const Nesting nesting(nesting_);
+            return make(NodeKind::not_, "not", not_test());
+        }
         return comparison();
     }
     Node comparison()
     {
         Node first = arith();
-        Node node = make(NodeKind::compare, "", {});
-        node.children.push_back(std::move(first));
+        std::optional<Node> node; // made at the first operator, so that a lone operand keeps its depth
         for (;;) {
             std::string op;
             for (const char* o : {"<=", ">=", "==", "!=", "<", ">", "in"})
@@ -164,10 +203,12 @@ private:
             if (op.empty())
                 break;
             pos_ += op == "not in" ? 2 : 1;
-            node.ops.push_back(op);
-            node.children.push_back(arith());
+            if (!node)
+                node = make(NodeKind::compare, "", std::move(first));
+            node->ops.push_back(op);
+            add(*node, arith());
         }
-        return node.ops.empty() ? std::move(node.children[0]) : node;
+        return node ? std::move(*node) : std::move(first);
     }
     Node arith()
     {
@@ -175,7 +216,7 @@ private:
         while (is("+") || is("-")) {
             std::string op = peek().text;
             ++pos_;
-            left = make(NodeKind::binary, op, {std::move(left), term()});
+            left = make(NodeKind::binary, op, std::move(left), term());
         }
         return left;
     }
@@ -185,7 +226,7 @@ private:
         while (is("*") || is("/") || is("//") || is("%")) {
             std::string op = peek().text;
             ++pos_;
-            left = make(NodeKind::binary, op, {std::move(left), factor()});
+            left = make(NodeKind::binary, op, std::move(left), factor());
         }
         return left;
     }
@@ -194,11 +235,14 @@ private:
         if (is("-") || is("+")) {
             std::string op = peek().text;
             ++pos_;
-            return make(NodeKind::unary, op, {factor()});
+            const Nesting nesting(nesting_);
+            return make(NodeKind::unary, op, factor());
         }
         Node base = postfix();
-        if (accept("**"))
-            return make(NodeKind::binary, "**", {std::move(base), factor()});
+        if (accept("**")) {
+            const Nesting nesting(nesting_);
+            return make(NodeKind::binary, "**", std::move(base), factor());
+        }
         return base;
     }
     Node postfix()
@@ -206,17 +250,19 @@ private:
         Node node = atom();
         for (;;) {
             if (accept("[")) {
+                const Nesting nesting(nesting_);
                 Node index = conditional();
                 expect("]");
-                node = make(NodeKind::index, "", {std::move(node), std::move(index)});
+                node = make(NodeKind::index, "", std::move(node), std::move(index));
             } else if (is("(")) {
                 if (node.kind != NodeKind::name)
                     throw Problem(fmt::format("only functions can be called (column {})", peek().column));
                 ++pos_;
-                Node call = make(NodeKind::call, node.text, {});
+                const Nesting nesting(nesting_);
+                Node call = make(NodeKind::call, node.text);
                 if (!accept(")")) {
                     do
-                        call.children.push_back(conditional());
+                        add(call, conditional());
                     while (accept(","));
                     expect(")");
                 }
@@ -231,7 +277,7 @@ private:
         const Token token = peek();
         if (token.kind == TokenKind::integer || token.kind == TokenKind::floating) {
             ++pos_;
-            Node node = make(NodeKind::literal, "", {});
+            Node node = make(NodeKind::literal, "");
             try {
                 std::size_t used = 0;
                 if (token.kind == TokenKind::integer)
@@ -250,45 +296,48 @@ private:
                                                         "lambda", "is"};
             if (token.text == "True" || token.text == "False") {
                 ++pos_;
-                Node node = make(NodeKind::literal, "", {});
+                Node node = make(NodeKind::literal, "");
                 node.literal.value = token.text == "True";
                 return node;
             }
             if (keywords.count(token.text))
                 throw Problem(fmt::format("unexpected '{}' at column {}", token.text, token.column));
             ++pos_;
-            return make(NodeKind::name, token.text, {});
+            return make(NodeKind::name, token.text);
         }
         if (accept("(")) {
+            const Nesting nesting(nesting_);
             Node inner = conditional();
             if (is(","))
                 throw Problem(fmt::format("tuples are not supported (column {})", peek().column));
             expect(")");
             return inner;
         }
-        if (accept("["))
+        if (accept("[")) {
+            const Nesting nesting(nesting_);
             return list();
+        }
         throw Problem(token.kind == TokenKind::end ? std::string("unexpected end")
                                                    : fmt::format("unexpected '{}' at column {}", token.text, token.column));
     }
     Node list()
     {
-        Node node = make(NodeKind::list, "", {});
+        Node node = make(NodeKind::list, "");
         if (accept("]"))
             return node;
-        node.children.push_back(conditional());
+        add(node, conditional());
         if (is("for")) {
             node.kind = NodeKind::comprehension;
             while (accept("for")) {
                 if (peek().kind != TokenKind::name)
                     throw Problem(fmt::format("expected a loop variable at column {}", peek().column));
-                Node clause = make(NodeKind::for_clause, peek().text, {});
+                Node clause = make(NodeKind::for_clause, peek().text);
                 ++pos_;
                 expect("in");
-                clause.children.push_back(or_test());
+                add(clause, or_test());
                 while (accept("if"))
-                    clause.children.push_back(or_test());
-                node.children.push_back(std::move(clause));
+                    add(clause, or_test());
+                add(node, std::move(clause));
             }
             expect("]");
             return node;
@@ -296,7 +345,7 @@ private:
         while (accept(",")) {
             if (is("]"))
                 break;
-            node.children.push_back(conditional());
+            add(node, conditional());
         }
         expect("]");
         return node;
@@ -304,11 +353,17 @@ private:
 
     std::vector<Token> tokens_;
     std::size_t pos_ = 0;
+    int nesting_ = 0;
 };
 
 // ---------------------------------------------------------------------------- values
 
 using List = std::vector<PythonValue>;
+
+// What one evaluation may build or loop over: a list (range(), list * n) and the iterations of
+// a comprehension, whose nested loops multiply. T1 files list a few hundred values at most; the
+// bound keeps a typo's (or a fuzzer's) 10**12 from running for hours.
+constexpr std::int64_t kMaxListLength = 10'000'000;
 
 PythonValue make_int(std::int64_t v) { return PythonValue{v}; }
 PythonValue make_float(double v) { return PythonValue{v}; }
@@ -376,6 +431,10 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         const List& items = as_list(a.is_list() ? a : b, "*");
         const std::int64_t times = as_int(a.is_list() ? b : a, "list * n");
         List out;
+        if (items.empty() || times <= 0)
+            return PythonValue{std::move(out)};
+        if (times > kMaxListLength / static_cast<std::int64_t>(items.size()))
+            throw Problem("list * n is too long (over 10,000,000 values)");
         for (std::int64_t i = 0; i < times; ++i)
             out.insert(out.end(), items.begin(), items.end());
         return PythonValue{std::move(out)};
@@ -402,6 +461,12 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         if (op == "//" || op == "%") {
             if (y == 0)
                 throw Problem(op == "//" ? "integer division by zero" : "modulo by zero");
+            if (y == -1) { // x / -1 is undefined in C++ for the one x whose negation overflows
+                if (op == "%")
+                    return make_int(0);
+                check_overflow(__builtin_sub_overflow(std::int64_t{0}, x, &r));
+                return make_int(r);
+            }
             std::int64_t q = x / y;
             std::int64_t m = x % y;
             if (m != 0 && ((m < 0) != (y < 0))) { // Python rounds toward negative infinity
@@ -413,9 +478,15 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         if (op == "**") {
             if (y < 0)
                 return make_float(std::pow(static_cast<double>(x), static_cast<double>(y)));
+            // By squaring: as many steps as y has bits, where counting y down took 2^63 for 1 ** 2**62.
             std::int64_t result = 1;
-            for (std::int64_t i = 0; i < y; ++i)
-                check_overflow(__builtin_mul_overflow(result, x, &result));
+            std::int64_t base = x;
+            for (std::int64_t e = y; e > 0; e /= 2) {
+                if (e % 2 == 1)
+                    check_overflow(__builtin_mul_overflow(result, base, &result));
+                if (e > 1)
+                    check_overflow(__builtin_mul_overflow(base, base, &base));
+            }
             return make_int(result);
         }
     }
@@ -463,10 +534,12 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         if (step == 0)
             throw Problem("range() step must not be zero");
         List out;
-        for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
-            if (out.size() >= 10'000'000)
+        for (std::int64_t i = start; step > 0 ? i < stop : i > stop;) {
+            if (static_cast<std::int64_t>(out.size()) >= kMaxListLength)
                 throw Problem("range() is too long (over 10,000,000 values)");
             out.push_back(make_int(i));
+            if (__builtin_add_overflow(i, step, &i))
+                break; // the next value lies beyond 64 bits, so beyond stop
         }
         return PythonValue{std::move(out)};
     }
@@ -493,10 +566,20 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
     if ((function == "abs" || function == "int" || function == "float") && args.size() == 1) {
         if (function == "float")
             return make_float(as_double(args[0], "float()"));
-        if (is_int(args[0]))
-            return make_int(function == "abs" ? std::abs(as_int(args[0], "")) : as_int(args[0], ""));
+        if (is_int(args[0])) {
+            const std::int64_t i = as_int(args[0], "");
+            if (function == "abs" && i < 0)
+                return arithmetic("-", make_int(0), args[0]); // overflow-checked, as abs(-2**63) overflows
+            return make_int(i);
+        }
         const double d = as_double(args[0], (function + "()").c_str());
-        return function == "abs" ? make_float(std::fabs(d)) : make_int(static_cast<std::int64_t>(std::trunc(d)));
+        if (function == "abs")
+            return make_float(std::fabs(d));
+        // int() of a float beyond 64 bits (or inf, nan) has no value here; the cast would be undefined.
+        const double whole = std::trunc(d);
+        if (!(whole >= -0x1p63 && whole < 0x1p63))
+            throw Problem(fmt::format("int() of {} is beyond 64 bits", args[0].to_string()));
+        return make_int(static_cast<std::int64_t>(whole));
     }
     throw Problem(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
                               "float)", function, args.size()));
@@ -598,6 +681,8 @@ private:
         const List items = as_list(eval(c.children[0]), "'for ... in'");
         const auto saved = env_.find(c.text) == env_.end() ? std::optional<PythonValue>() : env_.at(c.text);
         for (const auto& item : items) {
+            if (++iterations_ > kMaxListLength)
+                throw Problem("the comprehension runs over 10,000,000 iterations");
             env_[c.text] = item;
             bool keep = true;
             for (std::size_t k = 1; k < c.children.size() && keep; ++k)
@@ -612,6 +697,7 @@ private:
     }
 
     PythonScope env_;
+    std::int64_t iterations_ = 0; // of every comprehension's loops in this evaluation
 };
 
 // ---------------------------------------------------------------------------- translation
@@ -792,10 +878,11 @@ std::vector<std::int64_t> evaluate_python_integers(const std::string& text, cons
     if (!value.is_list())
         fail(fmt::format("is {}, not a list of integers", value.to_string()));
     std::vector<std::int64_t> out;
+    std::set<std::int64_t> seen; // a search of `out` made ten million values take days
     for (const auto& v : std::get<List>(value.value)) {
         if (!std::holds_alternative<std::int64_t>(v.value))
             fail(fmt::format("holds {}, which is not an integer", v.to_string()));
-        if (std::find(out.begin(), out.end(), std::get<std::int64_t>(v.value)) != out.end())
+        if (!seen.insert(std::get<std::int64_t>(v.value)).second)
             fail(fmt::format("lists {} twice", v.to_string()));
         out.push_back(std::get<std::int64_t>(v.value));
     }

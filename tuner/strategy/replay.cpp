@@ -30,26 +30,6 @@ std::optional<std::int64_t> integral_value(const json& value)
     return std::nullopt;
 }
 
-std::optional<double> measured_time(const json& variant, MeasuredFigure figure)
-{
-    if (!variant.contains("status") || variant.at("status") != "ok")
-        return std::nullopt;
-    const auto m = variant.find("measurement");
-    if (m == variant.end() || !m->is_object())
-        return std::nullopt;
-    const json* value = nullptr;
-    if (figure == MeasuredFigure::objective && m->contains("objective_seconds"))
-        value = &m->at("objective_seconds");
-    else if (const auto t = m->find("time_seconds"); t != m->end() && t->is_object() && t->contains("median"))
-        value = &t->at("median");
-    if (value == nullptr || !value->is_number())
-        return std::nullopt;
-    const double seconds = value->get<double>();
-    if (!std::isfinite(seconds) || seconds <= 0)
-        return std::nullopt;
-    return seconds;
-}
-
 ReplaySpace replay_space(const json& results, const std::string& source, MeasuredFigure figure)
 {
     if (!results.is_object() || !results.contains("variants") || !results.at("variants").is_array())

@@ -3,6 +3,7 @@
 // that strategies can be compared offline on real measurements.
 #pragma once
 
+#include "strategy/measured_time.hpp"
 #include "strategy/search_space.hpp"
 
 #include <cstddef>
@@ -24,16 +25,6 @@ struct ReplaySpace {
 
 // An integral JSON number (an integer, or a float with no fraction) as int64, else nullopt.
 [[nodiscard]] std::optional<std::int64_t> integral_value(const nlohmann::ordered_json& value);
-
-// Which measured figure ranks a recorded variant: the run's own objective where it has one
-// (an imported Kernel Tuner cache's `time`, its mean, recorded as objective_seconds, so a
-// replay compares with published results), else the median; or the median always.
-enum class MeasuredFigure { objective, median };
-
-// A results file's variant record's measured time (s): status "ok" with a finite,
-// positive figure; else nullopt (failed, not measured, or a time of 0, which no kernel takes).
-[[nodiscard]] std::optional<double> measured_time(const nlohmann::ordered_json& variant,
-                                                  MeasuredFigure figure = MeasuredFigure::objective);
 
 // The space of a results document: the parameters are those of the first variant, each
 // one's values the distinct recorded values sorted ascending (non-integer values are
