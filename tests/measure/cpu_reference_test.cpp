@@ -3,6 +3,7 @@
 #include "spec/load_spec.hpp"
 #include "support/expect_invalid.hpp"
 #include "support/test_support.hpp"
+#include "support/host_buffers.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <stdexcept>
 
 using namespace autotune;
+using autotune::test::random_buffer;
 using ::testing::HasSubstr;
 
 namespace {
@@ -24,13 +26,6 @@ HostBuffer floats(std::initializer_list<float> values)
 {
     HostBuffer buffer{ElementType::f32, std::vector<std::byte>(values.size() * sizeof(float))};
     std::memcpy(buffer.bytes.data(), std::data(values), buffer.bytes.size());
-    return buffer;
-}
-
-HostBuffer random_buffer(ElementType type, std::size_t n, std::uint64_t seed)
-{
-    HostBuffer buffer{type, std::vector<std::byte>(n * element_size(type))};
-    fill_random_input(type, buffer.bytes, seed);
     return buffer;
 }
 

@@ -3,6 +3,7 @@
 #include "measure/cpu_reference.hpp"
 
 #include "support/expect_invalid.hpp"
+#include "support/host_buffers.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 
 using namespace autotune;
+using autotune::test::random_buffer;
 using ::testing::HasSubstr;
 
 namespace {
@@ -29,13 +31,6 @@ HostBuffer bfloat16s(std::initializer_list<std::uint16_t> bits)
 
 // The bf16 bits of a float whose value bf16 holds exactly.
 constexpr std::uint16_t bf16(float value) { return static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(value) >> 16); }
-
-HostBuffer random_buffer(ElementType type, std::size_t n, std::uint64_t seed)
-{
-    HostBuffer buffer{type, std::vector<std::byte>(n * element_size(type))};
-    fill_random_input(type, buffer.bytes, seed);
-    return buffer;
-}
 
 ReferenceRequest request(const char* name, const HostBuffer& a, const HostBuffer& b, std::int64_t m, std::int64_t n,
                          std::int64_t k, std::size_t max_samples = 4096, std::uint64_t seed = 1)

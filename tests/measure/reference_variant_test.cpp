@@ -21,7 +21,7 @@ using json = nlohmann::json;
 
 namespace {
 
-std::vector<std::byte> floats(const std::vector<float>& values)
+std::vector<std::byte> float_bytes(const std::vector<float>& values)
 {
     std::vector<std::byte> bytes(values.size() * sizeof(float));
     std::memcpy(bytes.data(), values.data(), bytes.size());
@@ -30,7 +30,7 @@ std::vector<std::byte> floats(const std::vector<float>& values)
 
 TEST(ReferenceFromOutput, EveryElementIsAReferenceValue)
 {
-    const auto output = floats({0.5f, -1.25f, 3.0f});
+    const auto output = float_bytes({0.5f, -1.25f, 3.0f});
     const OutputReference reference = reference_from_output(ElementType::f32, output);
     EXPECT_TRUE(reference.problem.empty()) << reference.problem;
     EXPECT_TRUE(reference.values.indices.empty()); // every element, in order
@@ -41,20 +41,20 @@ TEST(ReferenceFromOutput, EveryElementIsAReferenceValue)
     const auto same = verify_output(ElementType::f32, output, reference.values, tolerance);
     EXPECT_TRUE(same.ok);
     EXPECT_EQ(same.checked, 3u);
-    const auto off = verify_output(ElementType::f32, floats({0.5f, -1.25f, 3.001f}), reference.values, tolerance);
+    const auto off = verify_output(ElementType::f32, float_bytes({0.5f, -1.25f, 3.001f}), reference.values, tolerance);
     EXPECT_FALSE(off.ok);
     EXPECT_THAT(off.problem, HasSubstr("element 2"));
 }
 
 TEST(ReferenceFromOutput, AnUnwrittenOrNanOutputCannotServe)
 {
-    std::vector<std::byte> unwritten = floats({1.0f, 2.0f, 3.0f, 4.0f});
+    std::vector<std::byte> unwritten = float_bytes({1.0f, 2.0f, 3.0f, 4.0f});
     fill_poison(ElementType::f32, std::span(unwritten).subspan(2 * sizeof(float), sizeof(float)));
     const OutputReference poisoned = reference_from_output(ElementType::f32, unwritten);
     EXPECT_THAT(poisoned.problem, HasSubstr("element 2 was never written"));
     EXPECT_TRUE(poisoned.values.values.empty());
 
-    const OutputReference nan = reference_from_output(ElementType::f32, floats({1.0f, std::numeric_limits<float>::quiet_NaN()}));
+    const OutputReference nan = reference_from_output(ElementType::f32, float_bytes({1.0f, std::numeric_limits<float>::quiet_NaN()}));
     EXPECT_THAT(nan.problem, HasSubstr("element 1 is NaN"));
     EXPECT_TRUE(nan.values.values.empty());
 

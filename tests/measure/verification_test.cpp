@@ -20,7 +20,7 @@ namespace {
 const std::vector<ElementType> all_types = {ElementType::f16, ElementType::bf16, ElementType::f32, ElementType::f64,
                                             ElementType::i8,  ElementType::i32,  ElementType::u32, ElementType::i64};
 
-std::vector<std::byte> random_buffer(ElementType type, std::size_t n, std::uint64_t seed)
+std::vector<std::byte> random_bytes(ElementType type, std::size_t n, std::uint64_t seed)
 {
     std::vector<std::byte> bytes(n * element_size(type));
     fill_random_input(type, bytes, seed);
@@ -156,8 +156,8 @@ TEST(Inputs, AreReproducibleFromTheSeedAndDifferAcrossSeeds)
 {
     for (const ElementType type : all_types) {
         SCOPED_TRACE(to_string(type));
-        EXPECT_EQ(random_buffer(type, 1000, 42), random_buffer(type, 1000, 42));
-        EXPECT_NE(random_buffer(type, 1000, 42), random_buffer(type, 1000, 43));
+        EXPECT_EQ(random_bytes(type, 1000, 42), random_bytes(type, 1000, 42));
+        EXPECT_NE(random_bytes(type, 1000, 42), random_bytes(type, 1000, 43));
     }
 }
 
@@ -166,7 +166,7 @@ TEST(Inputs, AreNeverZeroNorPoisonAndStayInRange)
     for (const ElementType type : all_types) {
         SCOPED_TRACE(to_string(type));
         const std::size_t size = element_size(type);
-        const auto bytes = random_buffer(type, 20000, 7);
+        const auto bytes = random_bytes(type, 20000, 7);
         for (std::size_t i = 0; i < 20000; ++i) {
             const double v = element_value(type, bytes, i);
             ASSERT_NE(v, 0.0) << i;
@@ -178,7 +178,7 @@ TEST(Inputs, AreNeverZeroNorPoisonAndStayInRange)
         }
     }
     // i64 stays where doubles are exact, so a reference can tell neighbours apart.
-    for (const double v : values_of(ElementType::i64, random_buffer(ElementType::i64, 1000, 3)))
+    for (const double v : values_of(ElementType::i64, random_bytes(ElementType::i64, 1000, 3)))
         ASSERT_LT(std::abs(v), 0x1p53);
 }
 
@@ -186,7 +186,7 @@ TEST(Inputs, FloatsSpreadOverMinusOneToOne)
 {
     for (const ElementType type : {ElementType::f16, ElementType::bf16, ElementType::f32, ElementType::f64}) {
         SCOPED_TRACE(to_string(type));
-        const auto values = values_of(type, random_buffer(type, 10000, 11));
+        const auto values = values_of(type, random_bytes(type, 10000, 11));
         double lo = 1, hi = -1, sum = 0;
         for (const double v : values) {
             lo = std::min(lo, v);
@@ -204,19 +204,19 @@ TEST(Inputs, AreNeverConstantEvenForTwoElementsOfANarrowType)
 {
     // Two i8 elements agree by chance once in ~250 seeds; none of these may come out equal.
     for (std::uint64_t seed = 0; seed < 2000; ++seed) {
-        const auto bytes = random_buffer(ElementType::i8, 2, seed);
+        const auto bytes = random_bytes(ElementType::i8, 2, seed);
         ASSERT_NE(bytes[0], bytes[1]) << "seed " << seed;
-        const auto bf = random_buffer(ElementType::bf16, 2, seed);
+        const auto bf = random_bytes(ElementType::bf16, 2, seed);
         ASSERT_NE(element_value(ElementType::bf16, bf, 0), element_value(ElementType::bf16, bf, 1)) << "seed " << seed;
     }
 }
 
 TEST(Inputs, IntegersCoverTheirRange)
 {
-    const auto values = values_of(ElementType::i32, random_buffer(ElementType::i32, 10000, 5));
+    const auto values = values_of(ElementType::i32, random_bytes(ElementType::i32, 10000, 5));
     EXPECT_LT(*std::ranges::min_element(values), -1.5e9);
     EXPECT_GT(*std::ranges::max_element(values), 1.5e9);
-    const auto u = values_of(ElementType::u32, random_buffer(ElementType::u32, 10000, 5));
+    const auto u = values_of(ElementType::u32, random_bytes(ElementType::u32, 10000, 5));
     EXPECT_GT(*std::ranges::max_element(u), 3.5e9);
 }
 
@@ -280,7 +280,7 @@ TEST(Poison, IsDistinctFromNaNsThatArithmeticProduces)
 
 TEST(Verification, CorrectOutputPasses)
 {
-    const auto input = random_buffer(ElementType::f32, 4096, 1);
+    const auto input = random_bytes(ElementType::f32, 4096, 1);
     ReferenceValues reference{{}, values_of(ElementType::f32, input)};
     const auto result = verify_output(ElementType::f32, input, reference, default_tolerance(ElementType::f32, Tolerance::Kind::elementwise));
     EXPECT_TRUE(result.ok) << result.problem;
@@ -291,7 +291,7 @@ TEST(Verification, CorrectOutputPasses)
 
 TEST(Verification, UnwrittenElementFailsNamingItsIndex)
 {
-    const auto input = random_buffer(ElementType::f32, 4096, 1);
+    const auto input = random_bytes(ElementType::f32, 4096, 1);
     std::vector<std::byte> output(input.size());
     fill_poison(ElementType::f32, output);
     std::memcpy(output.data(), input.data(), 1234 * 4);
@@ -504,7 +504,7 @@ TEST(Verification, HalfPrecisionUsesTheLooserTolerance)
 
 TEST(Verification, WithoutReferenceValuesOnlyTheScanApplies)
 {
-    const auto output = random_buffer(ElementType::f32, 64, 1);
+    const auto output = random_bytes(ElementType::f32, 64, 1);
     const auto result = verify_output(ElementType::f32, output, {}, {});
     EXPECT_TRUE(result.ok) << result.problem;
     EXPECT_EQ(result.checked, 0u);

@@ -5,6 +5,7 @@
 #include "strategy/replay.hpp"
 
 #include "support/test_support.hpp"
+#include "support/budgets.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>
@@ -13,6 +14,7 @@
 #include <set>
 
 using namespace autotune;
+using autotune::test::evaluations;
 using ::testing::HasSubstr;
 using json = nlohmann::ordered_json;
 
@@ -147,13 +149,6 @@ TEST(ReplayBudget, AnythingElseThrowsNamingIt)
             EXPECT_THAT(e.what(), HasSubstr("'" + bad + "'"));
         }
     }
-}
-
-Budget evaluations(std::size_t n)
-{
-    Budget b;
-    b.max_evaluations = n;
-    return b;
 }
 
 TEST(Replay, TheWholeSpaceFindsTheOptimumAndFailuresCostEvaluations)

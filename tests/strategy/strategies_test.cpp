@@ -4,6 +4,7 @@
 #include "strategy/search_run.hpp"
 #include "strategy/search_space.hpp"
 #include "strategy/space_geometry.hpp"
+#include "support/budgets.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <thread>
 
 using namespace autotune;
+using autotune::test::evaluations;
 using ::testing::HasSubstr;
 
 namespace {
@@ -102,13 +104,6 @@ struct Recorder {
         };
     }
 };
-
-Budget evaluations(std::size_t n)
-{
-    Budget b;
-    b.max_evaluations = n;
-    return b;
-}
 
 const std::set<std::string> stochastic{"random", "ils", "annealing", "forest"};
 

@@ -44,7 +44,7 @@ std::string note(const std::string& specific)
 
 // Built once. Per-block limits common to every architecture: 48 KB static/default shared
 // memory per block, 64 K registers per block, 1024 threads per block, warp size 32.
-std::vector<ArchSpec> build_table()
+std::vector<ArchSpec> build_arch_table()
 {
     return {
         {.compute_capability = 70,
@@ -244,7 +244,7 @@ std::vector<ArchSpec> build_table()
 
 const std::vector<ArchSpec>& arch_table()
 {
-    static const std::vector<ArchSpec> table = build_table();
+    static const std::vector<ArchSpec> table = build_arch_table();
     return table;
 }
 

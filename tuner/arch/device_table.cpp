@@ -13,7 +13,7 @@ constexpr std::int64_t MiB = 1024 * 1024;
 // footnote ("* With sparsity"); every tensor number here is the dense one. GeForce parts run
 // FP16 with FP32 accumulate at half their FP16-accumulate rate, so their fp16 figure is the
 // FP32-accumulate row (what a mixed-precision GEMM gets). Ordered by compute capability.
-std::vector<DeviceSpec> build_table()
+std::vector<DeviceSpec> build_device_table()
 {
     return {
         {.key = "rtx-2080-ti",
@@ -249,7 +249,7 @@ std::vector<DeviceSpec> build_table()
 
 const std::vector<DeviceSpec>& device_table()
 {
-    static const std::vector<DeviceSpec> table = build_table();
+    static const std::vector<DeviceSpec> table = build_device_table();
     return table;
 }
 

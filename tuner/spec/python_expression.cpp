@@ -13,7 +13,7 @@ namespace autotune {
 namespace {
 
 // What went wrong inside an expression; the caller adds the expression and its origin.
-struct Problem : std::runtime_error {
+struct PythonError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
@@ -61,7 +61,7 @@ std::vector<Token> tokenize(const std::string& text)
         const auto op = std::find_if(operators.begin(), operators.end(),
                                      [&](const std::string& o) { return text.compare(i, o.size(), o) == 0; });
         if (op == operators.end() || *op == ".")
-            throw Problem(fmt::format("unexpected '{}' at column {}", c, start + 1));
+            throw PythonError(fmt::format("unexpected '{}' at column {}", c, start + 1));
         tokens.push_back({TokenKind::op, *op, start + 1});
         i += op->size();
     }
@@ -92,7 +92,7 @@ constexpr int kMaxDepth = 100;
 void check_depth(int depth)
 {
     if (depth > kMaxDepth)
-        throw Problem("nested over 100 levels deep");
+        throw PythonError("nested over 100 levels deep");
 }
 
 class Parser {
@@ -103,7 +103,7 @@ public:
     {
         Node node = conditional();
         if (peek().kind != TokenKind::end)
-            throw Problem(fmt::format("unexpected '{}' at column {}", peek().text, peek().column));
+            throw PythonError(fmt::format("unexpected '{}' at column {}", peek().text, peek().column));
         return node;
     }
 
@@ -124,7 +124,7 @@ private:
     void expect(const char* text)
     {
         if (!accept(text))
-            throw Problem(fmt::format("expected '{}' at column {}, found {}", text, peek().column,
+            throw PythonError(fmt::format("expected '{}' at column {}, found {}", text, peek().column,
                                       peek().kind == TokenKind::end ? "the end" : "'" + peek().text + "'"));
     }
     // The children are moved in: an initializer list would copy them, and with them the whole
@@ -256,7 +256,7 @@ private:
                 node = make(NodeKind::index, "", std::move(node), std::move(index));
             } else if (is("(")) {
                 if (node.kind != NodeKind::name)
-                    throw Problem(fmt::format("only functions can be called (column {})", peek().column));
+                    throw PythonError(fmt::format("only functions can be called (column {})", peek().column));
                 ++pos_;
                 const Nesting nesting(nesting_);
                 Node call = make(NodeKind::call, node.text);
@@ -287,7 +287,7 @@ private:
                 if (used != token.text.size())
                     throw std::invalid_argument(token.text);
             } catch (const std::exception&) {
-                throw Problem(fmt::format("'{}' is not a number (column {})", token.text, token.column));
+                throw PythonError(fmt::format("'{}' is not a number (column {})", token.text, token.column));
             }
             return node;
         }
@@ -301,7 +301,7 @@ private:
                 return node;
             }
             if (keywords.count(token.text))
-                throw Problem(fmt::format("unexpected '{}' at column {}", token.text, token.column));
+                throw PythonError(fmt::format("unexpected '{}' at column {}", token.text, token.column));
             ++pos_;
             return make(NodeKind::name, token.text);
         }
@@ -309,7 +309,7 @@ private:
             const Nesting nesting(nesting_);
             Node inner = conditional();
             if (is(","))
-                throw Problem(fmt::format("tuples are not supported (column {})", peek().column));
+                throw PythonError(fmt::format("tuples are not supported (column {})", peek().column));
             expect(")");
             return inner;
         }
@@ -317,7 +317,7 @@ private:
             const Nesting nesting(nesting_);
             return list();
         }
-        throw Problem(token.kind == TokenKind::end ? std::string("unexpected end")
+        throw PythonError(token.kind == TokenKind::end ? std::string("unexpected end")
                                                    : fmt::format("unexpected '{}' at column {}", token.text, token.column));
     }
     Node list()
@@ -330,7 +330,7 @@ private:
             node.kind = NodeKind::comprehension;
             while (accept("for")) {
                 if (peek().kind != TokenKind::name)
-                    throw Problem(fmt::format("expected a loop variable at column {}", peek().column));
+                    throw PythonError(fmt::format("expected a loop variable at column {}", peek().column));
                 Node clause = make(NodeKind::for_clause, peek().text);
                 ++pos_;
                 expect("in");
@@ -374,7 +374,7 @@ bool is_number(const PythonValue& v) { return is_int(v) || std::holds_alternativ
 const List& as_list(const PythonValue& v, const char* what)
 {
     if (!v.is_list())
-        throw Problem(fmt::format("{} needs a list, not {}", what, v.to_string()));
+        throw PythonError(fmt::format("{} needs a list, not {}", what, v.to_string()));
     return std::get<List>(v.value);
 }
 std::int64_t as_int(const PythonValue& v, const char* what)
@@ -383,7 +383,7 @@ std::int64_t as_int(const PythonValue& v, const char* what)
         return *b ? 1 : 0;
     if (const auto* i = std::get_if<std::int64_t>(&v.value))
         return *i;
-    throw Problem(fmt::format("{} needs an integer, not {}", what, v.to_string()));
+    throw PythonError(fmt::format("{} needs an integer, not {}", what, v.to_string()));
 }
 double as_double(const PythonValue& v, const char* what)
 {
@@ -391,7 +391,7 @@ double as_double(const PythonValue& v, const char* what)
         return *d;
     if (is_int(v))
         return static_cast<double>(as_int(v, what));
-    throw Problem(fmt::format("{} needs a number, not {}", what, v.to_string()));
+    throw PythonError(fmt::format("{} needs a number, not {}", what, v.to_string()));
 }
 bool truthy(const PythonValue& v)
 {
@@ -416,7 +416,7 @@ bool equal(const PythonValue& a, const PythonValue& b)
 void check_overflow(bool overflow)
 {
     if (overflow)
-        throw Problem("integer overflow (beyond 64 bits)");
+        throw PythonError("integer overflow (beyond 64 bits)");
 }
 
 PythonValue arithmetic(const std::string& op, const PythonValue& a, const PythonValue& b)
@@ -434,18 +434,18 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         if (items.empty() || times <= 0)
             return PythonValue{std::move(out)};
         if (times > kMaxListLength / static_cast<std::int64_t>(items.size()))
-            throw Problem("list * n is too long (over 10,000,000 values)");
+            throw PythonError("list * n is too long (over 10,000,000 values)");
         for (std::int64_t i = 0; i < times; ++i)
             out.insert(out.end(), items.begin(), items.end());
         return PythonValue{std::move(out)};
     }
     const std::string what = "'" + op + "'";
     if (!is_number(a) || !is_number(b))
-        throw Problem(fmt::format("{} needs numbers, not {} and {}", what, a.to_string(), b.to_string()));
+        throw PythonError(fmt::format("{} needs numbers, not {} and {}", what, a.to_string(), b.to_string()));
     if (op == "/") {
         const double d = as_double(b, "/");
         if (d == 0)
-            throw Problem("division by zero");
+            throw PythonError("division by zero");
         return make_float(as_double(a, "/") / d);
     }
     if (is_int(a) && is_int(b)) {
@@ -460,7 +460,7 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         }
         if (op == "//" || op == "%") {
             if (y == 0)
-                throw Problem(op == "//" ? "integer division by zero" : "modulo by zero");
+                throw PythonError(op == "//" ? "integer division by zero" : "modulo by zero");
             if (y == -1) { // x / -1 is undefined in C++ for the one x whose negation overflows
                 if (op == "%")
                     return make_int(0);
@@ -497,7 +497,7 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
     if (op == "*") return make_float(x * y);
     if (op == "**") return make_float(std::pow(x, y));
     if (y == 0)
-        throw Problem(op == "//" ? "float floor division by zero" : "float modulo");
+        throw PythonError(op == "//" ? "float floor division by zero" : "float modulo");
     if (op == "//") return make_float(std::floor(x / y));
     double m = std::fmod(x, y);
     if (m != 0 && ((m < 0) != (y < 0)))
@@ -527,16 +527,16 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
 {
     if (function == "range") {
         if (args.empty() || args.size() > 3)
-            throw Problem("range() takes 1 to 3 integers");
+            throw PythonError("range() takes 1 to 3 integers");
         const std::int64_t start = args.size() == 1 ? 0 : as_int(args[0], "range()");
         const std::int64_t stop = as_int(args[args.size() == 1 ? 0 : 1], "range()");
         const std::int64_t step = args.size() == 3 ? as_int(args[2], "range()") : 1;
         if (step == 0)
-            throw Problem("range() step must not be zero");
+            throw PythonError("range() step must not be zero");
         List out;
         for (std::int64_t i = start; step > 0 ? i < stop : i > stop;) {
             if (static_cast<std::int64_t>(out.size()) >= kMaxListLength)
-                throw Problem("range() is too long (over 10,000,000 values)");
+                throw PythonError("range() is too long (over 10,000,000 values)");
             out.push_back(make_int(i));
             if (__builtin_add_overflow(i, step, &i))
                 break; // the next value lies beyond 64 bits, so beyond stop
@@ -556,7 +556,7 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         // max(list) or max(a, b, ...), as Python has both.
         const List& items = args.size() == 1 ? as_list(args[0], (function + "()").c_str()) : args;
         if (items.empty())
-            throw Problem(function + "() of an empty list");
+            throw PythonError(function + "() of an empty list");
         PythonValue best = items[0];
         for (const auto& v : items)
             if (compare(function == "max" ? ">" : "<", v, best))
@@ -578,10 +578,10 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         // int() of a float beyond 64 bits (or inf, nan) has no value here; the cast would be undefined.
         const double whole = std::trunc(d);
         if (!(whole >= -0x1p63 && whole < 0x1p63))
-            throw Problem(fmt::format("int() of {} is beyond 64 bits", args[0].to_string()));
+            throw PythonError(fmt::format("int() of {} is beyond 64 bits", args[0].to_string()));
         return make_int(static_cast<std::int64_t>(whole));
     }
-    throw Problem(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
+    throw PythonError(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
                               "float)", function, args.size()));
 }
 
@@ -600,7 +600,7 @@ public:
                 std::vector<std::string> known;
                 for (const auto& [name, _] : env_)
                     known.push_back(name);
-                throw Problem(fmt::format("unknown name '{}' (known: {})", n.text,
+                throw PythonError(fmt::format("unknown name '{}' (known: {})", n.text,
                                           known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
             }
             return it->second;
@@ -661,13 +661,13 @@ public:
             if (i < 0)
                 i += size;
             if (i < 0 || i >= size)
-                throw Problem(fmt::format("index {} is out of range (the list has {})", index, size));
+                throw PythonError(fmt::format("index {} is out of range (the list has {})", index, size));
             return items[static_cast<std::size_t>(i)];
         }
         case NodeKind::for_clause:
             break;
         }
-        throw Problem("internal error: unexpected node");
+        throw PythonError("internal error: unexpected node");
     }
 
 private:
@@ -682,7 +682,7 @@ private:
         const auto saved = env_.find(c.text) == env_.end() ? std::optional<PythonValue>() : env_.at(c.text);
         for (const auto& item : items) {
             if (++iterations_ > kMaxListLength)
-                throw Problem("the comprehension runs over 10,000,000 iterations");
+                throw PythonError("the comprehension runs over 10,000,000 iterations");
             env_[c.text] = item;
             bool keep = true;
             for (std::size_t k = 1; k < c.children.size() && keep; ++k)
@@ -739,7 +739,7 @@ std::string literal_text(const PythonValue& v)
         return *i < 0 ? fmt::format("({})", *i) : std::to_string(*i);
     if (const auto* d = std::get_if<double>(&v.value))
         return *d < 0 ? fmt::format("({})", *d) : fmt::format("{}", *d);
-    throw Problem(fmt::format("the list {} has no equivalent here (a number is needed)", v.to_string()));
+    throw PythonError(fmt::format("the list {} has no equivalent here (a number is needed)", v.to_string()));
 }
 
 class Translator {
@@ -758,18 +758,18 @@ public:
         case NodeKind::name:
             if (names_.variables.count(n.text))
                 return n.text;
-            throw Problem(fmt::format("unknown name '{}' (known: {})", n.text, fmt::join(names_.variables, ", ")));
+            throw PythonError(fmt::format("unknown name '{}' (known: {})", n.text, fmt::join(names_.variables, ", ")));
         case NodeKind::index: {
             if (n.children[0].kind == NodeKind::name) {
                 auto it = names_.indexed.find(n.children[0].text);
                 if (it != names_.indexed.end()) {
                     const std::int64_t i = as_int(Evaluator(names_.constants).eval(n.children[1]), "an index");
                     if (i < 0 || i >= static_cast<std::int64_t>(it->second.size()))
-                        throw Problem(fmt::format("{}[{}] is out of range (it has {})", it->first, i, it->second.size()));
+                        throw PythonError(fmt::format("{}[{}] is out of range (it has {})", it->first, i, it->second.size()));
                     return it->second[static_cast<std::size_t>(i)];
                 }
             }
-            throw Problem("indexing is only supported on constant lists here");
+            throw PythonError("indexing is only supported on constant lists here");
         }
         case NodeKind::unary:
             return n.text == "-" ? fmt::format("(-{})", translate(n.children[0])) : translate(n.children[0]);
@@ -818,12 +818,12 @@ public:
             }
             if (n.text == "abs" && n.children.size() == 1)
                 return fmt::format("abs({})", translate(n.children[0]));
-            throw Problem(fmt::format("{}() of a per-configuration value has no equivalent (use it on constants)", n.text));
+            throw PythonError(fmt::format("{}() of a per-configuration value has no equivalent (use it on constants)", n.text));
         case NodeKind::list:
         case NodeKind::comprehension:
-            throw Problem("a list of per-configuration values has no equivalent (a number is needed)");
+            throw PythonError("a list of per-configuration values has no equivalent (a number is needed)");
         default:
-            throw Problem("internal error: unexpected node");
+            throw PythonError("internal error: unexpected node");
         }
     }
 
@@ -835,7 +835,7 @@ Node parse(const std::string& text, const std::string& origin)
 {
     try {
         return Parser(text).parse();
-    } catch (const Problem& e) {
+    } catch (const PythonError& e) {
         throw ExpressionError(fmt::format("{}: cannot parse '{}': {}", origin, text, e.what()));
     }
 }
@@ -863,7 +863,7 @@ PythonValue evaluate_python(const std::string& text, const PythonScope& scope, c
     const Node tree = parse(text, origin);
     try {
         return Evaluator(scope).eval(tree);
-    } catch (const Problem& e) {
+    } catch (const PythonError& e) {
         throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin, text, e.what()));
     }
 }
@@ -896,7 +896,7 @@ std::string translate_python(const std::string& text, const PythonTranslation& n
     const Node tree = parse(text, origin);
     try {
         return Translator(names).translate(tree);
-    } catch (const Problem& e) {
+    } catch (const PythonError& e) {
         throw ExpressionError(fmt::format("{}: cannot translate '{}': {}", origin, text, e.what()));
     }
 }
