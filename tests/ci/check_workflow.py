@@ -3,7 +3,7 @@
 
 nightly-tune.yml: its structure (every built-in kernel tuned, one fan-in job after the
 tuning matrix opens the one pull request), then its steps, run here as GitHub would run them
-(bash -eo pipefail) for the first matrix architecture: autotune tunes in --compile-only mode
+(bash -eo pipefail) for one matrix architecture (sm_90 where it is one): autotune tunes in --compile-only mode
 (a wrapper adds the flag), the artifacts travel from the tuning job to the fan-in job as
 upload-artifact and download-artifact would carry them, `git push` and `gh` are stand-ins
 that record what they were asked. A regression is played by making `compare` exit 1: the
@@ -124,7 +124,9 @@ for job in ci_runners:
            "ci: the CUDA toolkit is installed before .ci/run")
 
 # ---------------------------------------------------------------- nightly-tune.yml: run it
-arch = matrix[0]["arch"]
+# The main job's architecture where the matrix has it: CI runs the main job first, so the
+# compile cache then serves that arch's GEMM; otherwise the first.
+arch = next((entry["arch"] for entry in matrix if entry["arch"] == "sm_90"), matrix[0]["arch"])
 
 
 def expand(text, context):
