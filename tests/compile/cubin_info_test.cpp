@@ -329,6 +329,40 @@ TEST(CubinInfo, MaxThreadsMultipliesThreeDimensions)
     EXPECT_EQ(find_function(info, "bounded").max_threads, 16 * 4 * 2);
 }
 
+// A thread limit whose three dimensions multiply past 64 bits (a fuzzer's finding: signed
+// overflow) is a malformed cubin, not undefined behaviour.
+TEST(CubinInfo, AThreadLimitBeyondAnyBlockIsAMalformedCubin)
+{
+    const std::string ptxas = find_tool("ptxas");
+    if (ptxas.empty())
+        GTEST_SKIP() << "ptxas is neither in " << test::cuda_bin_dir() << " nor on PATH";
+    std::string ptx = compile(kLaunchBounds, "compute_90").cubin;
+    const std::regex maxntid(R"(\.maxntid\s+256,\s*1,\s*1)");
+    ASSERT_TRUE(std::regex_search(ptx, maxntid)) << ptx;
+    ptx = std::regex_replace(ptx, maxntid, ".maxntid 16, 4, 2");
+    const test::TempDir dir;
+    std::ofstream(dir.path() / "bounded.ptx") << ptx;
+    const auto assembled = test::run_command(ptxas + " -arch=sm_90 " + (dir.path() / "bounded.ptx").string() + " -o " +
+                                             (dir.path() / "bounded.cubin").string());
+    ASSERT_EQ(assembled.exit_code, 0) << assembled.err;
+    std::string cubin = test::read_file(dir.path() / "bounded.cubin");
+
+    // EIATTR_MAX_THREADS' payload: 16, 4, 2 as little-endian 32-bit words.
+    const std::string dims("\x10\0\0\0\x04\0\0\0\x02\0\0\0", 12);
+    const auto at = cubin.find(dims);
+    ASSERT_NE(at, std::string::npos);
+    const CubinInfo unchanged = read_cubin(cubin);
+    ASSERT_EQ(find_function(unchanged, "bounded").max_threads, 128);
+    cubin.replace(at, dims.size(), std::string(12, '\xff'));
+    try {
+        (void)read_cubin(cubin);
+        FAIL() << "a thread limit of (2^32 - 1)^3 was read";
+    } catch (const CubinError& e) {
+        EXPECT_THAT(e.what(), AllOf(HasSubstr("not a cubin"), HasSubstr("thread limit of 'bounded'"),
+                                    HasSubstr("4294967295 x 4294967295 x 4294967295")));
+    }
+}
+
 // Calls through a function pointer keep the callees out of line. ptxas -v then prints
 // the kernel's own frame (64 bytes here) and the "cumulative stack size" with the
 // deepest callee; the cubin's FRAME_SIZE for the entry is the cumulative figure, which

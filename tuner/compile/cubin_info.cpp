@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -255,8 +256,16 @@ CubinInfo read_cubin(std::string_view cubin)
                     f.max_registers = r.value;
                 else if (r.attribute == kNumBarriers && r.format == kBval)
                     f.barriers = r.value & 0xff;
-                else if (r.attribute == kMaxThreads && r.format == kSval && r.payload.size() >= 12)
-                    f.max_threads = std::int64_t{load_u32(r.payload, 0)} * load_u32(r.payload, 4) * load_u32(r.payload, 8);
+                else if (r.attribute == kMaxThreads && r.format == kSval && r.payload.size() >= 12) {
+                    // Three 32-bit dimensions, whose product may pass 64 bits (found by
+                    // fuzzing); a block is at most 1,024 threads.
+                    const std::uint64_t x = load_u32(r.payload, 0), y = load_u32(r.payload, 4),
+                                        z = load_u32(r.payload, 8);
+                    const std::uint64_t xy = x * y; // two 32-bit factors fit
+                    if (z != 0 && xy > std::uint64_t{std::numeric_limits<std::int32_t>::max()} / z)
+                        throw fail(fmt::format("the thread limit of '{}' is {} x {} x {}", e.name, x, y, z));
+                    f.max_threads = static_cast<std::int64_t>(xy * z);
+                }
             }
         }
         // ptxas (CUDA 13.0) writes no attribute for .minnctapersm: it only folds it into
