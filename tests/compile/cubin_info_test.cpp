@@ -308,6 +308,22 @@ std::string find_tool(const std::string& name)
     return found.out.substr(0, found.out.find('\n'));
 }
 
+// The launch-bounds kernel as a cubin whose PTX bounds it to 16 x 4 x 2 threads, assembled
+// by `ptxas`; empty (with a test failure) if the PTX or ptxas does not give one.
+std::string bounded_16_4_2(const std::string& ptxas)
+{
+    std::string ptx = compile(kLaunchBounds, "compute_90").cubin;
+    const std::regex maxntid(R"(\.maxntid\s+256,\s*1,\s*1)");
+    EXPECT_TRUE(std::regex_search(ptx, maxntid)) << ptx;
+    ptx = std::regex_replace(ptx, maxntid, ".maxntid 16, 4, 2");
+    const test::TempDir dir;
+    std::ofstream(dir.path() / "bounded.ptx") << ptx;
+    const auto assembled = test::run_command(ptxas + " -arch=sm_90 " + (dir.path() / "bounded.ptx").string() + " -o " +
+                                             (dir.path() / "bounded.cubin").string());
+    EXPECT_EQ(assembled.exit_code, 0) << assembled.err;
+    return test::read_file(dir.path() / "bounded.cubin");
+}
+
 // CUDA C++ can only bound threads in one dimension; PTX's .maxntid takes three, and
 // EIATTR_MAX_THREADS keeps all three.
 TEST(CubinInfo, MaxThreadsMultipliesThreeDimensions)
@@ -315,17 +331,7 @@ TEST(CubinInfo, MaxThreadsMultipliesThreeDimensions)
     const std::string ptxas = find_tool("ptxas");
     if (ptxas.empty())
         GTEST_SKIP() << "ptxas is neither in " << test::cuda_bin_dir() << " nor on PATH";
-    std::string ptx = compile(kLaunchBounds, "compute_90").cubin;
-    const std::regex maxntid(R"(\.maxntid\s+256,\s*1,\s*1)");
-    ASSERT_TRUE(std::regex_search(ptx, maxntid)) << ptx;
-    ptx = std::regex_replace(ptx, maxntid, ".maxntid 16, 4, 2");
-
-    const test::TempDir dir;
-    std::ofstream(dir.path() / "bounded.ptx") << ptx;
-    const auto assembled = test::run_command(ptxas + " -arch=sm_90 " + (dir.path() / "bounded.ptx").string() + " -o " +
-                                                (dir.path() / "bounded.cubin").string());
-    ASSERT_EQ(assembled.exit_code, 0) << assembled.err;
-    const CubinInfo info = read_cubin(test::read_file(dir.path() / "bounded.cubin"));
+    const CubinInfo info = read_cubin(bounded_16_4_2(ptxas));
     EXPECT_EQ(find_function(info, "bounded").max_threads, 16 * 4 * 2);
 }
 
@@ -336,16 +342,7 @@ TEST(CubinInfo, AThreadLimitBeyondAnyBlockIsAMalformedCubin)
     const std::string ptxas = find_tool("ptxas");
     if (ptxas.empty())
         GTEST_SKIP() << "ptxas is neither in " << test::cuda_bin_dir() << " nor on PATH";
-    std::string ptx = compile(kLaunchBounds, "compute_90").cubin;
-    const std::regex maxntid(R"(\.maxntid\s+256,\s*1,\s*1)");
-    ASSERT_TRUE(std::regex_search(ptx, maxntid)) << ptx;
-    ptx = std::regex_replace(ptx, maxntid, ".maxntid 16, 4, 2");
-    const test::TempDir dir;
-    std::ofstream(dir.path() / "bounded.ptx") << ptx;
-    const auto assembled = test::run_command(ptxas + " -arch=sm_90 " + (dir.path() / "bounded.ptx").string() + " -o " +
-                                             (dir.path() / "bounded.cubin").string());
-    ASSERT_EQ(assembled.exit_code, 0) << assembled.err;
-    std::string cubin = test::read_file(dir.path() / "bounded.cubin");
+    std::string cubin = bounded_16_4_2(ptxas);
 
     // EIATTR_MAX_THREADS' payload: 16, 4, 2 as little-endian 32-bit words.
     const std::string dims("\x10\0\0\0\x04\0\0\0\x02\0\0\0", 12);
