@@ -54,6 +54,8 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
         {"copy --arch sm_90 --variants 1,x", "'x' is not a variant index"},
         {"copy --arch sm_90 --variants 5", "5 is not a valid variant"},
         {"copy --arch sm_90 --device a100-sxm-80gb", "--device a100-sxm-80gb is sm_80, not sm_90"},
+        {"copy --arch sm_90 --lazy-compile", "--lazy-compile: --strategy exhaustive measures every variant"},
+        {"copy --arch sm_90 --lazy-compile --strategy model --budget 3", "--strategy model needs --prior"},
         {"copy", "--arch"},
         {"copy --arch sm_90 --frobnicate", "frobnicate"},
         {"run " + (dir.path() / "missing.toml").string() + " --arch sm_90", "spec file not found"},
@@ -380,6 +382,20 @@ TEST_F(CliWithoutDriver, TuningCompilesPredictsAndSaysNothingWasMeasured)
     }
     // No journal is left behind.
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "results" / "sm_90" / "copy.journal.jsonl"));
+}
+
+TEST_F(CliWithoutDriver, LazyCompileWithoutAGpuCompilesEveryVariantAndSaysWhy)
+{
+    const auto r = autotune("copy --arch sm_90 --quiet --lazy-compile --strategy forest --budget 3 --json --out " + out_dir());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--lazy-compile: no GPU to measure on, so every variant was compiled"));
+    EXPECT_EQ(lines(r.err), 2u) << r.err; // that, and nothing was measured
+    const json results = json::parse(r.out);
+    EXPECT_TRUE(results.at("search").is_null());
+    const auto& variants = results.at("variants");
+    EXPECT_GT(variants.size(), 3u);
+    for (const auto& v : variants)
+        EXPECT_EQ(v.at("status"), "ok");
 }
 
 } // namespace

@@ -14,23 +14,14 @@ using namespace autotune;
 
 namespace {
 
-// Answers every job "ok" with a time that falls with the variant index, and logs each.
-const char* const worker = R"sh(
-while IFS= read -r line; do
-  echo "$line" >> "$ASKED"
-  v=$(printf '%s' "$line" | sed 's/.*"variant":\([0-9]*\).*/\1/')
-  t=$(awk "BEGIN { print 0.001 * (10 - $v) }")
-  echo '{"status":"ok","error":"","driver":null,"measurement":{"verified":true,"verified_elements":1,"verification_error":0.0,"time_seconds":{"count":10,"median":'$t',"min":'$t',"max":'$t',"mean":'$t',"relative_spread":0.01,"median_noise":0.001},"throttled_discarded":0,"converged":true,"sm_clock_mhz":1000.0}}'
-done
-)sh";
-
 struct Candidates : test::ScriptedVariants {
     test::TempDir dir;
     PruneReport pruning;
 
     Candidates() : test::ScriptedVariants(test::scripted_variants(6, 64))
     {
-        std::ofstream(dir.path() / "worker.sh") << worker;
+        // A time that falls with the variant index.
+        std::ofstream(dir.path() / "worker.sh") << test::answering_worker("0.001 * (10 - $v)");
         pruning.decisions.resize(6);
         pruning.decisions[1].pruned = true;   // cannot launch
         pruning.decisions[3].duplicate_of = 2; // same run as 2

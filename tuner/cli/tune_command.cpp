@@ -22,6 +22,7 @@
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
 #include "tune/no_winner.hpp"
+#include "tune/lazy_search.hpp"
 #include "tune/tune_problem.hpp"
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
@@ -62,6 +63,7 @@ struct TuneOptions {
     std::string out = "results";
     unsigned jobs = 0;
     bool compile_only = false;
+    bool lazy_compile = false;
     double max_noise_percent = 1.0;
     std::size_t min_samples = 10;
     double max_seconds = 5.0;
@@ -89,6 +91,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("shard", po::value(&o.shard), "I/N: tune the I-th of N deterministic parts of the space (merge them with autotune merge)")
         ("launch-bounds", po::bool_switch(&o.launch_bounds), "sweep the register policy (launch bounds, register caps) around the 3 best and report the register/time frontier")
         ("prior", po::value(&o.prior), "RESULTS: the same kernel measured on another GPU; the search starts from its fastest variants and learns from its times")
+        ("lazy-compile", po::bool_switch(&o.lazy_compile), "with a GPU and a --budget: compile only the variants the search measures (the strategy then sees parameters and --prior times, no compiled facts); without a GPU every variant is compiled and predicted")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
@@ -312,10 +315,21 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         for (const auto& problem : problems)
             priors.push_back(prior_for(document, problem, o.prior));
     }
+    if (o.lazy_compile) {
+        SearchSettings asked = setup.search;
+        if (!priors.empty())
+            asked.prior = priors.front();
+        try {
+            check_lazy_search(asked);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
     setup.shard = parse_shard(o.shard);
     if (!o.variants.empty())
         setup.only_variants = parse_variant_list(o.variants);
     setup.launch_bounds = o.launch_bounds;
+    setup.lazy_compile = o.lazy_compile;
     setup.out = o.out;
     // Every problem's space is enumerated and checked now: an impossible problem of the set,
     // a reference variant outside one, or a bad --variants fails before any GPU time, not
@@ -378,6 +392,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     }
     if (!setup.device && !o.compile_only)
         std::cerr << "autotune: nothing was measured: " << setup.not_measured << "; compiled and predicted only\n";
+    if (!setup.device && o.lazy_compile)
+        std::cerr << "autotune: --lazy-compile: no GPU to measure on, so every variant was compiled for its prediction\n";
     if (const auto failure = no_winner_line(runs, spec.spec_path.string())) {
         std::cerr << "autotune: " << *failure << "\n";
         return exit_failed;

@@ -227,6 +227,9 @@ std::string space_summary(const TuningRun& run)
 {
     const std::string space = fmt::format("{} of {} combinations valid", run.valid, run.combinations);
     const std::string shard = run.shard ? fmt::format("shard {}/{}", run.shard->first, run.shard->second) : "";
+    if (run.search && run.search->compiled_lazily)
+        return fmt::format("--lazy-compile: the search compiled {} of the {}{}", run.variants.size(),
+                           shard.empty() ? "" : shard + " of the ", space);
     if (run.picked_by_variants)
         return fmt::format("--variants picked them{} from the {}", shard.empty() ? "" : ", " + shard + ",", space);
     if (run.shard)

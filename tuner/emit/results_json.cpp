@@ -328,6 +328,7 @@ json results_json(const TuningRun& run)
                                      {"prior", run.prior.empty() ? json(nullptr) : json(run.prior)},
                                      {"candidates", run.search->candidates},
                                      {"evaluations", run.search->evaluations},
+                                     {"compiled_lazily", run.search->compiled_lazily},
                                      {"resumed", run.resumed}}
                               : json(nullptr)},
         {"shard", run.shard ? json{{"index", run.shard->first}, {"count", run.shard->second}} : json(nullptr)},

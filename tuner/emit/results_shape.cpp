@@ -300,6 +300,7 @@ void check_problem_record(const JsonPlace& record, const JsonPlace& entry, const
         check_rule_counts(record.at("pruning", K::array));
     if (const auto search = record.find("search", maybe(K::object)); search && !search->is_null()) {
         search->find("strategy", K::string);
+        search->find("compiled_lazily", K::boolean);
         for (const char* field : {"candidates", "evaluations", "resumed"})
             search->at(field, K::count);
     }

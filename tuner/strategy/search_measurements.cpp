@@ -48,6 +48,13 @@ SearchSpace search_space_of(const std::vector<Variant>& variants, const std::vec
     return space;
 }
 
+std::optional<double> search_time(const VariantMeasurement& m)
+{
+    if (m.status != "ok" || !m.measurement || !m.measurement->verified)
+        return std::nullopt;
+    return m.measurement->time.median;
+}
+
 SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std::vector<CompiledVariant>& compiled,
                                  const std::vector<PredictionOutcome>& predictions, const PruneReport& pruning,
                                  const std::vector<double>& predicted_score, const std::vector<CompiledFacts>& facts,
@@ -72,10 +79,7 @@ SearchOutcome search_and_measure(const std::vector<Variant>& variants, const std
         ++out.evaluations;
         if (settings.progress)
             settings.progress(out.evaluations, most);
-        const auto& m = *out.measurements[i];
-        if (m.status != "ok" || !m.measurement || !m.measurement->verified)
-            return std::nullopt;
-        return m.measurement->time.median;
+        return search_time(*out.measurements[i]);
     };
     (void)run_strategy(settings.strategy, space, evaluate, settings.budget, settings.seed);
 

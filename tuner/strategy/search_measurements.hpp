@@ -36,7 +36,12 @@ struct SearchOutcome {
     std::vector<std::optional<VariantMeasurement>> measurements; // [i] belongs to variants[i]
     std::size_t evaluations = 0;                                 // proposals the strategy made
     std::size_t candidates = 0;                                  // variants it could choose from
+    bool compiled_lazily = false; // --lazy-compile: only the proposals were compiled
 };
+
+// What a strategy learns of one measurement: its median time, or nothing when the variant
+// failed or its outputs were wrong (a failure costs an evaluation and yields nothing).
+[[nodiscard]] std::optional<double> search_time(const VariantMeasurement& measurement);
 
 // `predicted_score[i]` is the model's score of variants[i] (higher is better): the model strategy's
 // order; `facts[i]` what the compiler and the model say of it (empty: nothing), which the

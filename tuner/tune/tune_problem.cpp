@@ -6,6 +6,7 @@
 #include "rank/rank_problem.hpp"
 #include "strategy/launch_bound_sweep.hpp"
 #include "strategy/prune_variants.hpp"
+#include "tune/lazy_search.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/check_problem.hpp"
@@ -236,8 +237,8 @@ std::vector<CompiledFacts> compiled_facts_of_run(const TuningRun& run, const Pro
     return facts;
 }
 
-// The run's record and the stages every command runs: compile, predict, prune.
-TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
+// The run's record before any stage ran: what was asked, of which spec and problem.
+TuningRun new_run(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
 {
     const KernelSpec& spec = *setup.spec;
     TuningRun run;
@@ -260,7 +261,14 @@ TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, st
     run.seed = setup.search.seed;
     run.prior = setup.search.prior ? setup.search.prior->source : std::string();
     run.not_measured = setup.not_measured;
+    return run;
+}
 
+// The run's record and the stages every command runs: compile, predict, prune.
+TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, std::vector<Variant> variants)
+{
+    const KernelSpec& spec = *setup.spec;
+    TuningRun run = new_run(setup, problem, std::move(variants));
     if (setup.progress.phase)
         setup.progress.phase(fmt::format("compiling {} for {} ({})", spec.name, run.arch, problem.to_string()));
     const auto start = std::chrono::steady_clock::now();
@@ -295,7 +303,12 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
     const std::optional<Variant> reference = reference_variant(spec, problem);
     if (setup.shard)
         space.variants = shard_of(space.variants, *setup.shard);
-    TuningRun run = compile_and_predict(setup, problem, std::move(space.variants));
+    // Compiling lazily needs a GPU to measure on: without one, the predictions are the
+    // run's result, and they need every variant compiled.
+    const bool lazily = setup.lazy_compile && setup.device;
+    if (lazily)
+        check_lazy_search(setup.search); // before the reference variant or anything else compiles
+    TuningRun run = lazily ? new_run(setup, problem, {}) : compile_and_predict(setup, problem, std::move(space.variants));
     run.combinations = space.combinations;
     run.valid = space.valid;
     run.picked_by_variants = setup.only_variants.has_value();
@@ -309,7 +322,23 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         settings.reference_variant = build_reference_variant(setup, problem, reference);
         measurer = std::make_unique<VariantMeasurer>(spec, run.problem, settings);
     }
-    if (measurer) {
+    if (measurer && lazily) {
+        if (setup.progress.phase)
+            setup.progress.phase(fmt::format("compiling and measuring {} on {} ({}, {}, compiling lazily)", spec.name,
+                                             run.device->name, setup.search.strategy, problem.to_string()));
+        LazySearchOutcome searched = search_compiling_lazily(setup, problem, space.variants, *measurer);
+        run.variants = std::move(searched.variants);
+        run.compiled = std::move(searched.compiled);
+        run.predictions = std::move(searched.predictions);
+        run.measurements = std::move(searched.measurements);
+        run.seconds = searched.compile_seconds;
+        sort_by_index(run);
+        run.pruning = prune_variants(spec, problem, run.variants, run.compiled, run.predictions);
+        run.search = SearchOutcome{run.measurements, searched.evaluations, searched.candidates, true};
+        if (setup.progress.phase_done)
+            setup.progress.phase_done();
+    }
+    else if (measurer) {
         // The model's view before anything is measured: the model strategy's order.
         run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {}, setup.spec, &problem);
         const ProblemRanking predicted = rank_run(setup, problem, run);

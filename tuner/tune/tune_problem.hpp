@@ -50,6 +50,7 @@ struct TuneSetup {
     std::optional<std::pair<std::size_t, std::size_t>> shard;  // --shard I/N
     SearchSettings search;                                     // strategy, budget, seed
     bool launch_bounds = false;
+    bool lazy_compile = false;        // --lazy-compile: with a GPU, compile only what the search measures
     std::optional<GpuDevice> device;  // the GPU that measures; none: compile and predict only
     std::string not_measured;         // why there is none
     MeasureSettings measure;          // the worker, timing rule, journal
