@@ -108,3 +108,54 @@ TEST(TimeModel, ASharedAccessTakesTheClocksTheLoadStoreUnitsNeedForAWarp)
     EXPECT_DOUBLE_EQ(predict_time(global, pipe_rates(89), shape(2, 32, 1)).seconds, 200e-9);
     EXPECT_DOUBLE_EQ(predict_time(global, pipe_rates(90), shape(2, 32, 1)).seconds, 100e-9);
 }
+
+TEST(TimeModel, StackFramesBeyondL1AndL2SendLocalTrafficOnByHand)
+{
+    // sm_86: 128 KB of L1 and shared. 2 resident blocks of 128 threads with 1 KiB stack
+    // frames hold 256 KiB; the blocks' 2 × 16 KiB of shared memory leave 96 KiB of L1:
+    // 96/256 of the local traffic hits. 82 SMs' 256 KiB against a 6 MiB L2: 6/20.5 hits there.
+    LaunchShape s = shape(1000, 128, 2);
+    s.sms = 82;
+    s.stack_bytes_per_thread = 1024;
+    s.shared_bytes_per_block = 16 * 1024;
+    s.l2_bytes = 6.0 * 1024 * 1024;
+    const LocalHits hits = local_memory_hits(pipe_rates(86), s);
+    EXPECT_DOUBLE_EQ(hits.l1, 96.0 / 256.0);
+    EXPECT_DOUBLE_EQ(hits.l2, 6.0 * 1024 / (256.0 * 82));
+    // Hopper's 256 KB leave 224 KiB beside the shared memory; no stack, nothing to miss.
+    EXPECT_DOUBLE_EQ(local_memory_hits(pipe_rates(90), s).l1, 224.0 / 256.0);
+    s.stack_bytes_per_thread = 0;
+    EXPECT_DOUBLE_EQ(local_memory_hits(pipe_rates(86), s).l1, 1.0);
+}
+
+TEST(TimeModel, LocalLoadsThatMissWaitLongerAndTheirBytesGoToDram)
+{
+    WarpWork w;
+    w.issue = 100;
+    w.local_wavefronts = 40;
+    w.local_loads = 20;
+    w.latency_cycles = 1000;
+    LaunchShape s = shape(2, 32, 1); // one warp per SM, one wave: the latency term bounds it
+    s.bandwidth_gbs = 1; // 1 byte per ns
+    const TimePrediction fits = predict_time(w, pipe_rates(86), s);
+    EXPECT_DOUBLE_EQ(fits.seconds, 1000e-9);
+
+    // A 512 KiB stack frame per thread: 32 threads hold 16 MiB per SM, 1/128 of it fits
+    // L1, and L2 (1 MiB for the 2 SMs' 32 MiB) 1/32 of the rest.
+    s.stack_bytes_per_thread = 512 * 1024;
+    s.l2_bytes = 1024.0 * 1024;
+    const double l1 = 128.0 / (16 * 1024), l2 = 1.0 / 32;
+    const double misses = 20 * (1 - l1);
+    const double latency = 1000 + misses * (l2 * 200 + (1 - l2) * 450 - 30);
+    const TimePrediction spills = predict_time(w, pipe_rates(86), s);
+    const auto term = [&](const std::string& name) {
+        for (const auto& t : spills.terms)
+            if (t.name == name)
+                return t.seconds;
+        return -1.0;
+    };
+    EXPECT_NEAR(term("latency"), latency * 1e-9, 1e-15);
+    // 2 warps × 40 wavefronts × 128 bytes, the share neither cache holds, at 1 GB/s.
+    EXPECT_NEAR(term("dram"), 2 * 40 * 128 * (1 - l1) * (1 - l2) * 1e-9, 1e-15);
+    EXPECT_GT(spills.seconds, fits.seconds);
+}

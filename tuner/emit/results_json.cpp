@@ -357,6 +357,7 @@ json warp_work_json(const WarpWork& w)
             {"constant_loads", w.constant_loads},
             {"global_wavefronts", w.global_wavefronts},
             {"local_wavefronts", w.local_wavefronts},
+            {"local_loads", w.local_loads},
             {"shared_instructions", w.shared_instructions},
             {"lsu_instructions", w.lsu_instructions},
             {"global_load_bytes", w.global_load_bytes},
@@ -384,6 +385,7 @@ WarpWork warp_work_of_json(const json& j)
     // Files written before these were counted read as zero: the wavefronts alone, as then.
     w.shared_instructions = j.value("shared_instructions", 0.0);
     w.lsu_instructions = j.value("lsu_instructions", 0.0);
+    w.local_loads = j.value("local_loads", 0.0);
     w.global_load_bytes = j.at("global_load_bytes").get<double>();
     w.global_store_bytes = j.at("global_store_bytes").get<double>();
     w.barriers = j.at("barriers").get<double>();

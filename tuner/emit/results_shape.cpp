@@ -131,8 +131,8 @@ void check_prediction(const JsonPlace& v)
                                       "constant_loads", "global_wavefronts", "local_wavefronts", "global_load_bytes",
                                       "global_store_bytes", "barriers", "latency_cycles"})
                 work->at(field, K::number);
-            // Optional: written since the LD/ST-clock term; older files lack them.
-            for (const char* field : {"static_issue", "shared_instructions", "lsu_instructions"})
+            // Optional: written since the LD/ST-clock term and the local-memory hits; older files lack them.
+            for (const char* field : {"static_issue", "shared_instructions", "lsu_instructions", "local_loads"})
                 work->find(field, K::number);
             work->at("unknown_trip_counts", K::integer);
         }

@@ -23,7 +23,26 @@ PipeRates pipe_rates(int cc)
     // an SM) on GV100, GA100 and GH100; 4 per partition (16) on Turing TU10x, GA10x and
     // AD10x, where a 32-lane access takes two clocks even without bank conflicts.
     r.lsu_clocks_per_access = (cc == 75 || cc == 86 || cc == 87 || cc == 89) ? 2 : 1;
+    // Unified L1/shared per SM, from each architecture's tuning guide: 128 KB on Volta,
+    // GA10x, AD10x and consumer Blackwell; 96 KB on Turing; 192 KB on GA100 and Orin; 256 KB
+    // on Hopper and Blackwell data-centre parts.
+    r.l1_bytes = 1024.0 * (cc == 75 ? 96 : (cc == 80 || cc == 87) ? 192 : (cc == 90 || cc == 100 || cc == 103) ? 256 : 128);
     return r;
+}
+
+LocalHits local_memory_hits(const PipeRates& rates, const LaunchShape& launch)
+{
+    LocalHits hits;
+    if (launch.stack_bytes_per_thread <= 0 || launch.blocks_per_sm <= 0)
+        return hits;
+    const double per_sm = static_cast<double>(launch.blocks_per_sm) * launch.threads_per_block *
+                          static_cast<double>(launch.stack_bytes_per_thread);
+    const double l1_free =
+        std::max(0.0, rates.l1_bytes - static_cast<double>(launch.blocks_per_sm) * static_cast<double>(launch.shared_bytes_per_block));
+    hits.l1 = std::min(1.0, l1_free / per_sm);
+    if (launch.l2_bytes > 0 && launch.sms > 0)
+        hits.l2 = std::min(1.0, launch.l2_bytes / (per_sm * launch.sms));
+    return hits;
 }
 
 namespace {
@@ -68,10 +87,16 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     const double full_waves = std::floor(blocks / per_wave);
     const double rest = blocks - full_waves * per_wave;
 
+    // Local loads that miss L1 wait for L2 or DRAM instead (warp_work counts an L1 hit).
+    const LocalHits hits = local_memory_hits(rates, launch);
+    const double l1_misses = work.local_loads * (1 - hits.l1);
+    WarpWork w = work;
+    w.latency_cycles += l1_misses * (hits.l2 * rates.l2_latency + (1 - hits.l2) * rates.dram_latency - rates.l1_latency);
+
     // Full waves at full residency; the last, partial one with the blocks left spread
     // over the SMs.
-    WaveCycles full = wave_cycles(work, rates, launch.blocks_per_sm * warps_per_block);
-    WaveCycles tail = rest > 0 ? wave_cycles(work, rates, std::ceil(rest / launch.sms) * warps_per_block) : WaveCycles{};
+    WaveCycles full = wave_cycles(w, rates, launch.blocks_per_sm * warps_per_block);
+    WaveCycles tail = rest > 0 ? wave_cycles(w, rates, std::ceil(rest / launch.sms) * warps_per_block) : WaveCycles{};
     const double hz = launch.clock_mhz * 1e6;
     TimePrediction p;
     p.waves = full_waves + (rest > 0 ? rest / per_wave : 0);
@@ -84,7 +109,8 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
 
     const double total_warps = blocks * warps_per_block;
     const double instruction_bytes = total_warps * (work.global_load_bytes + work.global_store_bytes);
-    const double bytes = launch.dram_bytes > 0 ? launch.dram_bytes : instruction_bytes;
+    const double local_bytes = total_warps * work.local_wavefronts * 128 * (1 - hits.l1) * (1 - hits.l2);
+    const double bytes = (launch.dram_bytes > 0 ? launch.dram_bytes : instruction_bytes) + local_bytes;
     const double dram = launch.bandwidth_gbs > 0 ? bytes / (launch.bandwidth_gbs * 1e9) : 0;
     p.terms.push_back({"dram", dram});
 

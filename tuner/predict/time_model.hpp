@@ -10,7 +10,13 @@
 //             a shared access takes at least the clocks the LD/ST units need for 32 lanes
 //   l1        global and local wavefronts through the load/store unit (1 per clock), each
 //             access at least the clocks the LD/ST units need for 32 lanes
-//   dram      the launch's bytes at the device's memory bandwidth
+//   dram      the launch's bytes at the device's memory bandwidth, with the local traffic
+//             (spills, stack arrays) that neither L1 nor L2 can hold
+//
+// Local memory is cached in L1 and L2. Where the resident threads' stack frames outgrow
+// the L1 left beside the blocks' shared memory, the share that does not fit misses to L2,
+// and what the whole GPU's stack frames hold beyond L2's size goes to DRAM: each such load
+// waits for the longer latency, and the bytes move at the memory's bandwidth.
 //
 // Rates per SM per clock come from the CUDA C++ Programming Guide's arithmetic
 // instruction throughput table (pipe_rates). Nothing here is fitted to measurements.
@@ -30,6 +36,11 @@ struct PipeRates {
     // Clocks the SM's load/store units take for one warp-wide shared or global access
     // (32 lanes over its LD/ST units), however few wavefronts it moves.
     double lsu_clocks_per_access = 1;
+    // The SM's unified L1 data cache and shared memory, bytes (the architecture tuning guides).
+    double l1_bytes = 128 * 1024;
+    // Load latencies, cycles: an L1 hit, an L2 hit, DRAM (typical of published
+    // microbenchmarks of Volta to Hopper; the model's other memory latencies are the same kind).
+    double l1_latency = 30, l2_latency = 200, dram_latency = 450;
 };
 
 [[nodiscard]] PipeRates pipe_rates(int compute_capability);
@@ -42,7 +53,16 @@ struct LaunchShape {
     double clock_mhz = 0;
     double bandwidth_gbs = 0;
     double dram_bytes = 0;    // the launch's unique traffic (the cost model's bytes); 0: the instructions'
+    std::int64_t stack_bytes_per_thread = 0; // ptxas' stack frame: where spills and stack arrays live
+    std::int64_t shared_bytes_per_block = 0; // static and dynamic: what L1 gives up to shared memory
+    double l2_bytes = 0;      // the device's L2; 0: unknown (local traffic is taken to stay in L2)
 };
+
+// Of a launch's local traffic, the share L1 serves and, of the rest, the share L2 serves.
+struct LocalHits {
+    double l1 = 1, l2 = 1;
+};
+[[nodiscard]] LocalHits local_memory_hits(const PipeRates& rates, const LaunchShape& launch);
 
 struct TimeTerm {
     std::string name;

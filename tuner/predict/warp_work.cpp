@@ -297,6 +297,8 @@ public:
                 break;
             case Pipe::local:
                 work.local_wavefronts += slots;
+                if (!c.store)
+                    work.local_loads += slots;
                 work.lsu_instructions += w;
                 break;
             case Pipe::barrier: work.barriers += w; break;
@@ -669,6 +671,7 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
         return;
     const double runs = work.static_issue > 0 ? work.issue / work.static_issue : 1.0;
     work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
+    work.local_loads += static_cast<double>(spill_load_bytes) / 4.0 * runs;
     work.lsu_instructions += accesses * runs;
     work.issue += accesses * runs;
     work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * 30; // an L1 hit each

@@ -31,6 +31,7 @@ struct WarpWork {
     double constant_loads = 0;   // register-addressed ld.const (immediate ones fold into operands)
     double global_wavefronts = 0;
     double local_wavefronts = 0; // spills and stack arrays
+    double local_loads = 0;      // of those, the loads (a warp waits for a load, not for a store)
     // The same accesses as instructions: a warp-wide access takes at least as many clocks
     // as the SM's load/store units need for 32 lanes, however few wavefronts it moves.
     double shared_instructions = 0;

@@ -83,6 +83,7 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
         RankFacts& f = facts[i];
         f.threads_per_block = variants[i].block.volume();
         f.grid_blocks = variants[i].grid.volume();
+        f.dynamic_shared_bytes = variants[i].dynamic_shared_bytes;
         if (compiled[i].status == CompileStatus::ok) {
             f.resources = compiled[i].resources;
             f.memory_ops = count_global_memory_ops(compiled[i].ptx);
@@ -183,6 +184,9 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
             shape.clock_mhz = ceilings ? ceilings->clock_mhz : 1000;
             shape.bandwidth_gbs = ceilings ? ceilings->bandwidth_gbs : 0;
             shape.dram_bytes = bytes;
+            shape.stack_bytes_per_thread = f.resources.stack_frame;
+            shape.shared_bytes_per_block = f.resources.shared_static + f.dynamic_shared_bytes;
+            shape.l2_bytes = ceilings ? ceilings->l2_bytes : 0;
             r.predicted_time = predict_time(*f.warp_work, rates, shape);
             if (out.roofline)
                 r.predicted_fraction = std::min(1.0, out.roofline->time_bound_seconds / r.predicted_time->seconds);

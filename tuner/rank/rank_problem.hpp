@@ -49,6 +49,7 @@ struct RankFacts {
     Occupancy occupancy;
     std::int64_t threads_per_block = 0;
     std::int64_t grid_blocks = 0;
+    std::int64_t dynamic_shared_bytes = 0;
     GlobalMemoryOps memory_ops;
     double arithmetic_share = 0;
     std::optional<WarpWork> warp_work;    // from the PTX; none where the PTX did not show the kernel

@@ -18,7 +18,7 @@ std::optional<Ceilings> datasheet_ceilings(const DeviceSpec& device, Precision p
     if (!tflops || *tflops <= 0)
         return std::nullopt;
     return Ceilings{*tflops * 1e3, device.memory_bandwidth_gbs, static_cast<double>(device.boost_clock_mhz),
-                    "datasheet: " + device.key};
+                    "datasheet: " + device.key, static_cast<double>(device.l2_bytes)};
 }
 
 Ceilings at_clock(const Ceilings& ceilings, double run_clock_mhz)

@@ -17,6 +17,7 @@ struct Ceilings {
     double bandwidth_gbs = 0;
     double clock_mhz = 0;      // the SM clock the compute roof holds at
     std::string source;        // "datasheet: h100-sxm" or "measured: results/devices/nvidia-h200.json"
+    double l2_bytes = 0;       // the device's L2 (0: unknown)
 };
 
 // A device's datasheet ceilings for a precision (its boost clock); nullopt when the
