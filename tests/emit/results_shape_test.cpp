@@ -151,6 +151,23 @@ TEST(ResultsShape, TheFirstMisshapenFieldIsNamedByFileAndJsonPath)
               "gemm.json: problems[2].variants[5].registers: expected an integer or null, got a string");
 }
 
+TEST(ResultsShape, AProblemWithoutACostHasCeilingsButNoPlaceOnTheRoofline)
+{
+    // What a T1 kernel's run writes: its spec names no flops or bytes.
+    json copy = committed("sm_90/copy.json");
+    json& problem = copy["problems"][0];
+    ASSERT_FALSE(problem.at("ceilings").is_null());
+    problem["flops"] = 0.0;
+    problem["bytes"] = 0.0;
+    problem["intensity"] = nullptr;
+    problem["ridge"] = nullptr;
+    problem["bound"] = nullptr;
+    EXPECT_EQ(refusal(copy), "");
+    problem["bytes"] = 1024.0;
+    EXPECT_EQ(refusal(copy, "results.json"),
+              "results.json: problems[0].ridge: expected a value (the problem has ceilings and bytes), got null");
+}
+
 TEST(ResultsShape, AStatusAutotuneNeverWritesIsRefused)
 {
     json copy = committed("sm_90/copy.json");

@@ -246,8 +246,8 @@ void check_problem_entry(const JsonPlace& p, const JsonPlace& variants, const Or
     }
     if (!origin.run)
         return;
-    for (const char* field : {"flops", "bytes"})
-        p.at(field, K::number);
+    p.at("flops", K::number);
+    const double bytes = p.at("bytes", K::number).value().get<double>();
     p.at("intensity", maybe(K::number));
     const auto ridge = p.at("ridge", maybe(K::number));
     const auto bound = p.at("bound", maybe(K::string));
@@ -255,10 +255,11 @@ void check_problem_entry(const JsonPlace& p, const JsonPlace& variants, const Or
         for (const char* field : {"compute_gflops", "bandwidth_gbs", "clock_mhz"})
             ceilings.at(field, K::number);
         ceilings.at("source", K::string);
-        // With ceilings the roofline places the problem: ridge and bound are known.
+        // With ceilings and a cost (bytes) the roofline places the problem: ridge and bound
+        // are known. A spec without a cost model (a T1 file) has no place on it.
         for (const auto& known : {ridge, bound})
-            if (known.is_null())
-                known.fail("expected a value (the problem has ceilings), got null");
+            if (known.is_null() && bytes > 0)
+                known.fail("expected a value (the problem has ceilings and bytes), got null");
     }
     p.find("sms", K::count);
     if (const auto q = p.at("prediction_quality", maybe(K::object)); !q.is_null()) {
