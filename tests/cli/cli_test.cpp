@@ -56,6 +56,7 @@ TEST_F(Cli, BadInputExitsTwoWithOneLineNamingItAndWritesNothing)
         {"copy --arch sm_90 --device a100-sxm-80gb", "--device a100-sxm-80gb is sm_80, not sm_90"},
         {"copy --arch sm_90 --lazy-compile", "--lazy-compile: --strategy exhaustive measures every variant"},
         {"copy --arch sm_90 --lazy-compile --strategy model --budget 3", "--strategy model needs --prior"},
+        {"copy --arch sm_90 --lazy-compile --strategy random --budget 3 --shard 0/2", "--lazy-compile with --shard"},
         {"copy", "--arch"},
         {"copy --arch sm_90 --frobnicate", "frobnicate"},
         {"run " + (dir.path() / "missing.toml").string() + " --arch sm_90", "spec file not found"},

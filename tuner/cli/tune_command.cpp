@@ -326,6 +326,9 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         }
     }
     setup.shard = parse_shard(o.shard);
+    if (o.lazy_compile && setup.shard)
+        throw UsageError("--lazy-compile with --shard: a lazily compiled part holds only what its search measured, "
+                         "which autotune merge cannot put back together; search the whole space lazily");
     if (!o.variants.empty())
         setup.only_variants = parse_variant_list(o.variants);
     setup.launch_bounds = o.launch_bounds;
