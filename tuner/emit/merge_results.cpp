@@ -48,6 +48,7 @@ RankFacts facts_of_record(const json& v)
                           v.at("block").at(2).get<std::int64_t>();
     f.grid_blocks = v.at("grid").at(0).get<std::int64_t>() * v.at("grid").at(1).get<std::int64_t>() *
                     v.at("grid").at(2).get<std::int64_t>();
+    f.dynamic_shared_bytes = v.value("dynamic_shared_bytes", std::int64_t{0});
     if (!v.at("registers").is_null()) {
         f.resources.registers = v.at("registers").get<int>();
         f.resources.spill_stores = v.at("spill_stores").get<std::int64_t>();

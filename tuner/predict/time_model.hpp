@@ -39,8 +39,8 @@ struct PipeRates {
     // The SM's unified L1 data cache and shared memory, bytes (the architecture tuning guides).
     double l1_bytes = 128 * 1024;
     // Load latencies, cycles: an L1 hit, an L2 hit, DRAM (typical of published
-    // microbenchmarks of Volta to Hopper; the model's other memory latencies are the same kind).
-    double l1_latency = 30, l2_latency = 200, dram_latency = 450;
+    // microbenchmarks of Volta to Hopper); warp_work charges the first and the last.
+    double l1_latency = local_load_hit_cycles, l2_latency = 200, dram_latency = dram_load_cycles;
 };
 
 [[nodiscard]] PipeRates pipe_rates(int compute_capability);

@@ -96,10 +96,10 @@ InstructionCost cost_of(const PtxInstruction& in)
             memory(Pipe::shared, c.store ? 1 : 28);
             c.bytes = 0;
         } else if (in.has_part("local")) {
-            memory(Pipe::local, c.store ? 1 : 100);
+            memory(Pipe::local, c.store ? 1 : local_load_hit_cycles);
             c.bytes = 0;
         } else {
-            memory(Pipe::global, c.store ? 1 : 450);
+            memory(Pipe::global, c.store ? 1 : dram_load_cycles);
         }
         if (c.store)
             c.latency = 1;
@@ -674,7 +674,7 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
     work.local_loads += static_cast<double>(spill_load_bytes) / 4.0 * runs;
     work.lsu_instructions += accesses * runs;
     work.issue += accesses * runs;
-    work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * 30; // an L1 hit each
+    work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * local_load_hit_cycles;
 }
 
 WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters,

@@ -15,6 +15,12 @@
 
 namespace autotune {
 
+// Load latencies warp_work charges, cycles: a local load as an L1 hit (spills and stack
+// arrays mostly are), a global load as DRAM's. The time model charges a local load that
+// misses L1 (its stack frames outgrow it) the difference to L2's or DRAM's.
+inline constexpr double local_load_hit_cycles = 30;
+inline constexpr double dram_load_cycles = 450;
+
 struct WarpWork {
     // Issue slots (SASS instructions, as the PTX expands: a div.rn.f32 is ~10) per warp.
     double issue = 0;
