@@ -3,6 +3,7 @@
 // in-order latency of a dependent chain against independent work.
 #include "predict/ptx_kernel.hpp"
 #include "predict/warp_work.hpp"
+#include "support/ptx_entry.hpp"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -11,20 +12,11 @@ using namespace autotune;
 
 namespace {
 
-// A kernel entry around `body`, as NVRTC writes them.
-std::string kernel_source(const std::string& body)
-{
-    return ".version 8.0\n.target sm_86\n.address_size 64\n\n.const .align 4 .b8 table[64];\n\n"
-           ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n\t.reg .pred %p<8>;\n\t.reg .f32 %f<32>;\n"
-           "\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\n" +
-           body + "\tret;\n\n}\n";
-}
-
-WarpWork work_of(const std::string& body) { return analyse_warp_work(find_ptx_kernel(kernel_source(body), "k")); }
+WarpWork work_of(const std::string& body) { return analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k")); }
 
 TEST(PtxKernel, ReadsInstructionsGuardsLabelsAndOperands)
 {
-    const PtxKernel k = find_ptx_kernel(kernel_source("\tld.const.v2.f32 \t{%f1, %f2}, [%rd1+8];\n$L__BB0_2:\n"
+    const PtxKernel k = find_ptx_kernel(test::ptx_entry("\tld.const.v2.f32 \t{%f1, %f2}, [%rd1+8];\n$L__BB0_2:\n"
                                                "\t@!%p1 bra \t$L__BB0_2;\n"),
                                         "");
     ASSERT_EQ(k.name, "k");
@@ -37,7 +29,7 @@ TEST(PtxKernel, ReadsInstructionsGuardsLabelsAndOperands)
     EXPECT_EQ(k.body[2].guard, "%p1");
     EXPECT_TRUE(k.body[2].guard_negated);
     EXPECT_EQ(k.body[2].base(), "bra");
-    EXPECT_THROW((void)find_ptx_kernel(kernel_source(""), "other"), std::invalid_argument);
+    EXPECT_THROW((void)find_ptx_kernel(test::ptx_entry(""), "other"), std::invalid_argument);
 }
 
 TEST(WarpWork, ALoopCountsItsTripsFromTheExitTest)
@@ -79,10 +71,10 @@ TEST(WarpWork, ALoopBoundedByAKernelParameterCountsItsValue)
     const std::string body = "\tld.param.u32 %r3, [k_param_0];\n\tmov.u32 %r1, 0;\n$L__BB0_1:\n"
                              "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n\tadd.s32 %r1, %r1, 8;\n"
                              "\tsetp.lt.s32 %p1, %r1, %r3;\n\t@%p1 bra $L__BB0_1;\n";
-    const WarpWork known = analyse_warp_work(find_ptx_kernel(kernel_source(body), "k"), {4096});
+    const WarpWork known = analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k"), {4096});
     EXPECT_DOUBLE_EQ(known.fp32, 512);
     EXPECT_EQ(known.unknown_trip_counts, 0);
-    const WarpWork pointer = analyse_warp_work(find_ptx_kernel(kernel_source(body), "k"), {std::nullopt});
+    const WarpWork pointer = analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k"), {std::nullopt});
     EXPECT_EQ(pointer.unknown_trip_counts, 1);
 }
 
@@ -93,7 +85,7 @@ TEST(WarpWork, ALoopTestingTheNextValueComputedBesideTheInductionCountsTheSame)
     const std::string body = "\tld.param.u32 %r9, [k_param_0];\n\tmov.u32 %r52, 0;\n$L__BB0_3:\n"
                              "\tadd.s32 %r51, %r52, 8;\n\tfma.rn.f32 %f1, %f1, %f2, %f3;\n"
                              "\tsetp.lt.s32 %p3, %r51, %r9;\n\tadd.s32 %r52, %r52, 8;\n\t@%p3 bra $L__BB0_3;\n";
-    const WarpWork w = analyse_warp_work(find_ptx_kernel(kernel_source(body), "k"), {4096});
+    const WarpWork w = analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k"), {4096});
     EXPECT_DOUBLE_EQ(w.fp32, 512);
     EXPECT_EQ(w.unknown_trip_counts, 0);
 }

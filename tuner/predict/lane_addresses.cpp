@@ -1,7 +1,6 @@
 #include "predict/lane_addresses.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 #include <string>
@@ -16,22 +15,11 @@ struct Value {
     LaneAffine lane;
 };
 
-std::optional<std::int64_t> integer(std::string_view text)
-{
-    std::int64_t v = 0;
-    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    const char* begin = text.data() + (hex ? 2 : 0);
-    const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), v, hex ? 16 : 10);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return v;
-}
-
 class Tracker {
 public:
     Value of(std::string_view operand) const
     {
-        if (integer(operand))
+        if (ptx_integer(operand))
             return {true, {}};
         if (operand == "%tid.x")
             return {true, {1, 0}};
@@ -66,7 +54,7 @@ public:
         const std::string_view base = in.base();
         auto operand = [&](std::size_t k) { return k < in.operands.size() ? of(in.operands[k]) : Value{}; };
         auto constant = [&](std::size_t k) {
-            return k < in.operands.size() ? integer(in.operands[k]) : std::optional<std::int64_t>{};
+            return k < in.operands.size() ? ptx_integer(in.operands[k]) : std::optional<std::int64_t>{};
         };
         auto scaled = [](Value v, std::int64_t by) {
             v.lane.x *= by;

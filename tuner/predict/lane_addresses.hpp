@@ -29,6 +29,7 @@ struct LaneAffine {
 struct BlockShape {
     std::int64_t x = 1;
     std::int64_t y = 1;
+    std::int64_t z = 1;
 };
 
 // The first warp's lanes (threadIdx from lane 0 up, x fastest) for a block of `shape`.

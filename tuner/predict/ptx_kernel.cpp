@@ -1,6 +1,7 @@
 #include "predict/ptx_kernel.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <fmt/format.h>
 #include <sstream>
 #include <stdexcept>
@@ -86,6 +87,42 @@ bool PtxInstruction::has_part(std::string_view part) const
         op.remove_prefix(dot + 1);
     }
     return false;
+}
+
+bool PtxInstruction::writes_first_operand() const
+{
+    const std::string_view b = base();
+    return !(b == "st" || b == "bra" || b == "bar" || b == "barrier" || b == "red" || b == "ret" || b == "exit" ||
+             b == "cp" || b == "prefetch" || b == "membar" || b == "fence");
+}
+
+std::optional<std::int64_t> ptx_integer(std::string_view text)
+{
+    std::int64_t value = 0;
+    const bool negative = !text.empty() && text.front() == '-';
+    const std::string_view digits = negative ? text.substr(1) : text;
+    const bool hex = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    const std::string_view number = hex ? digits.substr(2) : digits;
+    if (number.empty())
+        return std::nullopt;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value, hex ? 16 : 10);
+    if (ec != std::errc() || end != number.data() + number.size())
+        return std::nullopt;
+    return negative ? -value : value;
+}
+
+std::optional<std::size_t> ptx_parameter_index(std::string_view operand)
+{
+    const auto at = operand.rfind("_param_");
+    if (operand.size() < 2 || operand.front() != '[' || operand.back() != ']' || at == std::string_view::npos)
+        return std::nullopt;
+    std::size_t index = 0;
+    const char* begin = operand.data() + at + 7;
+    const char* end = operand.data() + operand.size() - 1; // before ']'
+    const auto [stop, ec] = std::from_chars(begin, end, index);
+    if (ec != std::errc() || stop != end)
+        return std::nullopt;
+    return index;
 }
 
 std::vector<PtxKernel> parse_ptx_kernels(std::string_view ptx)

@@ -3,6 +3,8 @@
 // common subexpressions and its loop structure, before register allocation.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +23,19 @@ struct PtxInstruction {
     [[nodiscard]] std::string_view base() const;
     // Whether the opcode has this dot-separated part: has_part("const") for "ld.const.f32".
     [[nodiscard]] bool has_part(std::string_view part) const;
+    // Whether the first operand is a result: not for stores, branches, barriers and fences.
+    [[nodiscard]] bool writes_first_operand() const;
 };
+
+// An integer immediate as PTX writes one ("600", "-114", "0x1f"); nullopt for anything else.
+[[nodiscard]] std::optional<std::int64_t> ptx_integer(std::string_view text);
+
+// The parameter a "[name_param_3]" operand reads: 3; nullopt for any other operand.
+[[nodiscard]] std::optional<std::size_t> ptx_parameter_index(std::string_view operand);
+
+// What the kernel's parameters hold at launch, in parameter order (nullopt for pointers and
+// non-integers): a loop bounded by one (for k < K) then counts its real trips.
+using ParameterValues = std::vector<std::optional<std::int64_t>>;
 
 struct PtxKernel {
     std::string name;

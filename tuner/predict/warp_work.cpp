@@ -1,5 +1,7 @@
 #include "predict/warp_work.hpp"
 
+#include "predict/thread_walk.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -29,19 +31,6 @@ struct InstructionCost {
     double bytes = 0;        // per warp, global loads and stores
     bool store = false;
 };
-
-std::optional<std::int64_t> immediate(std::string_view text)
-{
-    std::int64_t value = 0;
-    if (text.empty())
-        return std::nullopt;
-    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    const char* begin = text.data() + (hex ? 2 : 0);
-    const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value, hex ? 16 : 10);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
-}
 
 // Bytes of one lane's access: the element type's size times the vector width.
 double access_bytes(const PtxInstruction& in)
@@ -198,15 +187,6 @@ void for_each_register(std::string_view operand, F&& f)
     }
 }
 
-// Which operands an instruction writes: the first, except for stores, branches and
-// barriers, which write nothing.
-bool writes_first_operand(const PtxInstruction& in)
-{
-    const std::string_view base = in.base();
-    return !(base == "st" || base == "bra" || base == "bar" || base == "barrier" || base == "red" || base == "ret" ||
-             base == "exit" || base == "cp" || base == "prefetch" || base == "membar" || base == "fence");
-}
-
 struct Loop {
     std::size_t head = 0;  // the label's position
     std::size_t latch = 0; // the backward branch's position
@@ -230,21 +210,6 @@ struct Loop {
     }
 };
 
-// The parameter a "[name_param_3]" operand reads: 3.
-std::optional<std::size_t> parameter_index(std::string_view operand)
-{
-    const auto at = operand.rfind("_param_");
-    if (operand.empty() || operand.front() != '[' || at == std::string_view::npos)
-        return std::nullopt;
-    std::size_t index = 0;
-    const char* begin = operand.data() + at + 7;
-    const char* end = operand.data() + operand.size() - 1; // before ']'
-    const auto [stop, ec] = std::from_chars(begin, end, index);
-    if (ec != std::errc() || stop != end)
-        return std::nullopt;
-    return index;
-}
-
 class Analysis {
 public:
     Analysis(const PtxKernel& kernel, const ParameterValues& parameters, const std::optional<BlockShape>& block)
@@ -257,15 +222,20 @@ public:
                 labels_[body_[i].label] = i;
         find_loops();
         weigh_conditional_code();
+        if (block)
+            walk_loops(kernel, *block);
     }
 
     WarpWork run()
     {
         WarpWork work;
         std::vector<double> weight(body_.size(), 1.0);
-        for (const Loop& loop : loops_)
-            for (std::size_t i = loop.head; i <= loop.latch; ++i)
-                weight[i] *= loop.runs_at(i);
+        if (walked_)
+            weight = walked_->runs;
+        else
+            for (const Loop& loop : loops_)
+                for (std::size_t i = loop.head; i <= loop.latch; ++i)
+                    weight[i] *= loop.runs_at(i);
         for (const Loop& loop : loops_)
             work.unknown_trip_counts += loop.known ? 0 : 1;
         for (std::size_t i = 0; i < body_.size(); ++i) {
@@ -311,6 +281,27 @@ public:
     }
 
 private:
+    // Where sample threads can be walked through the code (thread_walk.hpp), their counts
+    // replace the loops' estimated trips: each loop runs as often per entry as its
+    // backward branch ran (plus the last trip, which leaves before an unconditional one).
+    void walk_loops(const PtxKernel& kernel, const BlockShape& block)
+    {
+        std::vector<LoopRange> ranges;
+        for (const Loop& loop : loops_)
+            ranges.push_back({loop.head, loop.latch});
+        walked_ = walk_threads(kernel, parameters_, block, ranges);
+        if (!walked_)
+            return;
+        for (std::size_t l = 0; l < loops_.size(); ++l) {
+            Loop& loop = loops_[l];
+            const double entries = walked_->entries[l];
+            const double back_edges = walked_->runs[loop.latch];
+            loop.trips = entries <= 0 ? 0 : (back_edges + (body_[loop.latch].guard.empty() ? entries : 0)) / entries;
+            loop.known = true;
+            loop.rotated = false;
+        }
+    }
+
     InstructionCost cost(std::size_t i) const { return i < costs_.size() && costs_[i] ? *costs_[i] : cost_of(body_[i]); }
 
     // Global and shared accesses whose lanes' addresses are known: the sectors and bank
@@ -343,7 +334,7 @@ private:
     {
         for (std::size_t i = to; i-- > from;) {
             const PtxInstruction& in = body_[i];
-            if (!in.is_label() && !in.operands.empty() && writes_first_operand(in) && in.operands.front() == reg)
+            if (!in.is_label() && !in.operands.empty() && in.writes_first_operand() && in.operands.front() == reg)
                 return &in;
         }
         return nullptr;
@@ -353,13 +344,13 @@ private:
     // from one through a chain of moves.
     std::optional<std::int64_t> constant_value(std::string_view operand, std::size_t before, int depth = 0) const
     {
-        if (const auto value = immediate(operand))
+        if (const auto value = ptx_integer(operand))
             return value;
         if (depth > 4 || operand.empty() || operand.front() != '%')
             return std::nullopt;
         const PtxInstruction* def = definition(operand, 0, before);
         if (def != nullptr && def->base() == "ld" && def->has_part("param") && def->operands.size() == 2) {
-            const auto index = parameter_index(def->operands[1]);
+            const auto index = ptx_parameter_index(def->operands[1]);
             if (index && *index < parameters_.size())
                 return parameters_[*index];
             return std::nullopt;
@@ -409,7 +400,7 @@ private:
                 variable = next;
                 tested_before_step = true;
             } else if (step_def->operands[1] != induction) {
-                const auto added = immediate(step_def->operands[2]);
+                const auto added = ptx_integer(step_def->operands[2]);
                 variable = step_def->operands[1];
                 stepper = definition(variable, loop.head, loop.latch);
                 if (!added || stepper == nullptr || (stepper->base() != "add" && stepper->base() != "sub") ||
@@ -417,7 +408,7 @@ private:
                     continue;
                 offset = step_def->base() == "sub" ? -*added : *added;
             }
-            auto step = immediate(stepper->operands[2]);
+            auto step = ptx_integer(stepper->operands[2]);
             if (!step || *step == 0)
                 continue;
             if (stepper->base() == "sub")
@@ -489,7 +480,7 @@ private:
             if (stepper == nullptr || (stepper->base() != "add" && stepper->base() != "sub") ||
                 stepper->operands.size() != 3 || stepper->operands[1] != variable)
                 continue;
-            auto step = immediate(stepper->operands[2]);
+            auto step = ptx_integer(stepper->operands[2]);
             const auto bound = constant_value(test->operands[3 - side], loop.head);
             const auto start = constant_value(variable, loop.head);
             if (!step || *step == 0 || !bound || !start)
@@ -615,7 +606,7 @@ private:
                 const double body = simulate(loop->head, loop->latch + 1, inner, 0.0, true);
                 issued = entry + loop->trips * body;
                 for (std::size_t k = loop->head; k <= loop->latch; ++k)
-                    if (!body_[k].is_label() && writes_first_operand(body_[k]) && !body_[k].operands.empty())
+                    if (!body_[k].is_label() && body_[k].writes_first_operand() && !body_[k].operands.empty())
                         for_each_register(body_[k].operands.front(), [&](std::string_view reg) {
                             ready[std::string(reg)] = issued;
                             written.insert(std::string(reg));
@@ -624,11 +615,11 @@ private:
                 continue;
             }
             const PtxInstruction& in = body_[i];
-            if (in.is_label())
-                continue;
+            if (in.is_label() || (walked_ && walked_->runs[i] == 0))
+                continue; // a label, or code no sampled thread ran
             const InstructionCost c = cost(i);
             double operands_ready = start;
-            const bool writes = writes_first_operand(in);
+            const bool writes = in.writes_first_operand();
             for (std::size_t k = writes ? 1 : 0; k < in.operands.size(); ++k)
                 for_each_register(in.operands[k], [&](std::string_view reg) {
                     if (!written.count(std::string(reg)))
@@ -660,6 +651,7 @@ private:
     std::map<std::string, std::size_t> labels_;
     std::vector<Loop> loops_;
     std::vector<double> share_;
+    std::optional<ExecutionCounts> walked_;
 };
 
 } // namespace

@@ -1,8 +1,10 @@
 // What one warp of a kernel executes, read from its PTX: issue slots by pipe, bytes by
 // memory space, and how many cycles one warp alone needs when every instruction waits
-// for its operands (in-order issue, as GPU warps do). Loops count their trip counts where
-// the PTX shows them (an induction variable stepped by a constant towards a constant);
-// code skipped by a data-dependent branch counts at half weight. The time model
+// for its operands (in-order issue, as GPU warps do). Given the block's shape, sample
+// threads are walked through the code (thread_walk.hpp) and each instruction counts as
+// often as a warp ran it; where they cannot be (a loop the data ends), loops count the trips
+// their exit test shows (an induction variable stepped by a constant towards a constant).
+// Code skipped by a data-dependent branch counts at half weight. The time model
 // (time_model.hpp) turns this into a time per launch.
 #pragma once
 
@@ -51,10 +53,6 @@ struct WarpWork {
     // Loops whose trip count the PTX did not show (counted once per entry).
     int unknown_trip_counts = 0;
 };
-
-// What the kernel's parameters hold at launch, in parameter order (nullopt for pointers and
-// non-integers): a loop bounded by one (for k < K) then counts its real trips.
-using ParameterValues = std::vector<std::optional<std::int64_t>>;
 
 // With the block's shape, accesses whose address is affine in the thread index count the
 // sectors and bank conflicts of the first warp's lanes (lane_addresses.hpp); others count
