@@ -155,25 +155,25 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 2282041)
+// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 79% of the roof by the model (variant 2236800)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
-inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 256, 0, 0, 0, 1, 128, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 96% of the roof by the model (variant 2462041)
+// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 95% of the roof by the model (variant 2236800)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (85 registers)
-inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 0, 1, 256, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2462041)
+// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2236800)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (85 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 0, 1, 256, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3361803)
+// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2236800)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (77 registers)
-inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 4, 4, 0, 0, 0, 4, 1, 512, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
 
 // sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 89% of the roof by the model (variant 2463602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
@@ -305,55 +305,55 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_80, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 10980)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_80, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 10980)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_80, M=64 N=4096 K=4096: predicted, not measured: 74% of the roof by the model (variant 19620)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
 inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=256 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_80, M=256 N=4096 K=4096: predicted, not measured: 47% of the roof by the model (variant 10980)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 50% of the roof by the model (variant 19620)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
 inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_90, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 10980)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_90_M1_N4096_K4096{90, 1, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_90_M1_N4096_K4096{90, 1, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_90, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 10980)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_90, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 10980)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=256 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_90, M=256 N=4096 K=4096: predicted, not measured: 36% of the roof by the model (variant 19620)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
 inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 19620)
+// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 27% of the roof by the model (variant 10980)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
-inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {32, 64, 32, 16, 32, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1_N4096_K4096, sm_80_M16_N4096_K4096, sm_80_M64_N4096_K4096, sm_80_M256_N4096_K4096, sm_80_M4096_N4096_K4096, sm_90_M1_N4096_K4096, sm_90_M16_N4096_K4096, sm_90_M64_N4096_K4096, sm_90_M256_N4096_K4096, sm_90_M4096_N4096_K4096};
 inline constexpr int entry_count = 10;
