@@ -125,6 +125,24 @@ TEST(ThreadWalk, ALoopBoundedByAKnownParameterRunsItsValue)
     EXPECT_FALSE(walk_threads(k, {std::nullopt}, BlockShape{128, 1}, backward_loops(k)).has_value());
 }
 
+TEST(ThreadWalk, AGridStrideLoopRunsAsOftenAsTheGridGiven)
+{
+    // for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x),
+    // n = 2^20 from the parameter: 256 threads and 1024 blocks stride 2^18, 4 trips.
+    const PtxKernel k = find_ptx_kernel(
+        test::ptx_entry("\tld.param.u32 %r5, [k_param_0];\n\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n"
+                        "\tmov.u32 %r3, %tid.x;\n\tmad.lo.s32 %r4, %r1, %r2, %r3;\n\tmov.u32 %r6, %nctaid.x;\n"
+                        "\tmul.lo.s32 %r7, %r6, %r2;\n$L__BB0_1:\n\tld.global.f32 %f1, [%rd1];\n"
+                        "\tadd.s32 %r4, %r4, %r7;\n\tsetp.lt.s32 %p1, %r4, %r5;\n\t@%p1 bra $L__BB0_1;\n"),
+        "k");
+    const auto walked = walk_threads(k, {1 << 20}, BlockShape{256, 1}, backward_loops(k), GridShape{1024, 1, 1});
+    ASSERT_TRUE(walked.has_value());
+    EXPECT_DOUBLE_EQ(walked->runs[instruction_at(k, "ld.global.f32", "%f1")], 4.0);
+    // Without the grid the stride is unknown, and so is where the loop ends.
+    EXPECT_FALSE(walk_threads(k, {1 << 20}, BlockShape{256, 1}, backward_loops(k)).has_value());
+    EXPECT_DOUBLE_EQ(analyse_warp_work(k, {1 << 20}, BlockShape{256, 1}, GridShape{1024, 1, 1}).lsu_instructions, 4.0);
+}
+
 TEST(ThreadWalk, ComparesAsThePtxTypeSays)
 {
     // -1 is below 5 as s32, far above it as u32: each compare skips its add or
@@ -171,8 +189,8 @@ TEST(ThreadWalk, AWalkLongerThanItsLimitGivesNoAnswer)
                                                         "1;\n\tsetp.lt.s32 %p1, %r1, 1000000;\n"
                                                         "\t@%p1 bra $L__BB0_1;\n"),
                                         "k");
-    EXPECT_FALSE(walk_threads(k, {}, BlockShape{32, 1}, backward_loops(k), 10'000).has_value());
-    const auto walked = walk_threads(k, {}, BlockShape{32, 1}, backward_loops(k), 100'000'000);
+    EXPECT_FALSE(walk_threads(k, {}, BlockShape{32, 1}, backward_loops(k), std::nullopt, 10'000).has_value());
+    const auto walked = walk_threads(k, {}, BlockShape{32, 1}, backward_loops(k), std::nullopt, 100'000'000);
     ASSERT_TRUE(walked.has_value());
     EXPECT_DOUBLE_EQ(walked->runs[instruction_at(k, "add.s32", "%r1")], 1'000'000.0);
 }

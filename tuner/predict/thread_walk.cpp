@@ -14,7 +14,7 @@ enum class Op {
     selp, setp, cvt, ld_param, bra, exit, other
 };
 enum class Cmp { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, none };
-enum class Special { tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid, laneid };
+enum class Special { tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, nctaid_x, nctaid_y, nctaid_z, ctaid, laneid };
 
 struct IntType {
     int bits = 32;
@@ -140,6 +140,7 @@ private:
             {"%tid.x", Special::tid_x},   {"%tid.y", Special::tid_y},   {"%tid.z", Special::tid_z},
             {"%ntid.x", Special::ntid_x}, {"%ntid.y", Special::ntid_y}, {"%ntid.z", Special::ntid_z},
             {"%ctaid.x", Special::ctaid}, {"%ctaid.y", Special::ctaid}, {"%ctaid.z", Special::ctaid},
+            {"%nctaid.x", Special::nctaid_x}, {"%nctaid.y", Special::nctaid_y}, {"%nctaid.z", Special::nctaid_z},
             {"%laneid", Special::laneid}};
         for (const auto& [name, special] : specials)
             if (text == name) {
@@ -148,7 +149,7 @@ private:
                 return s;
             }
         if (text.find('.') != std::string_view::npos)
-            return s; // %nctaid.x, %clock, %smid: not known before the launch
+            return s; // %clock, %smid: not known before the launch
         s.kind = Source::Kind::reg;
         s.reg = register_id(text);
         return s;
@@ -231,6 +232,7 @@ private:
 struct Thread {
     std::int64_t tid[3] = {0, 0, 0};
     std::int64_t ntid[3] = {1, 1, 1};
+    std::optional<std::int64_t> nctaid[3]; // unknown unless the grid is given
     std::int64_t lane = 0;
 };
 
@@ -360,28 +362,24 @@ private:
             v = regs_[static_cast<std::size_t>(s.reg)];
             break;
         case Source::Kind::special: {
-            const std::int64_t value = [&]() -> std::int64_t {
+            const std::optional<std::int64_t> value = [&]() -> std::optional<std::int64_t> {
                 switch (s.special) {
-                case Special::tid_x:
-                    return thread_.tid[0];
-                case Special::tid_y:
-                    return thread_.tid[1];
-                case Special::tid_z:
-                    return thread_.tid[2];
-                case Special::ntid_x:
-                    return thread_.ntid[0];
-                case Special::ntid_y:
-                    return thread_.ntid[1];
-                case Special::ntid_z:
-                    return thread_.ntid[2];
-                case Special::laneid:
-                    return thread_.lane;
-                case Special::ctaid:
-                    return 0;
+                case Special::tid_x: return thread_.tid[0];
+                case Special::tid_y: return thread_.tid[1];
+                case Special::tid_z: return thread_.tid[2];
+                case Special::ntid_x: return thread_.ntid[0];
+                case Special::ntid_y: return thread_.ntid[1];
+                case Special::ntid_z: return thread_.ntid[2];
+                case Special::nctaid_x: return thread_.nctaid[0];
+                case Special::nctaid_y: return thread_.nctaid[1];
+                case Special::nctaid_z: return thread_.nctaid[2];
+                case Special::laneid: return thread_.lane;
+                case Special::ctaid: return 0;
                 }
-                return 0;
+                return std::nullopt;
             }();
-            v = {static_cast<std::uint64_t>(value), true};
+            if (value)
+                v = {static_cast<std::uint64_t>(*value), true};
             break;
         }
         }
@@ -545,7 +543,7 @@ private:
 
 std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const ParameterValues& parameters,
                                             const BlockShape& block, const std::vector<LoopRange>& loops,
-                                            std::size_t step_limit)
+                                            const std::optional<GridShape>& grid, std::size_t step_limit)
 {
     const Program program(kernel, parameters);
     Walker walker(program, loops);
@@ -574,6 +572,11 @@ std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const Param
             thread.ntid[1] = by;
             thread.ntid[2] = bz;
             thread.lane = t % 32;
+            if (grid) {
+                thread.nctaid[0] = grid->x;
+                thread.nctaid[1] = grid->y;
+                thread.nctaid[2] = grid->z;
+            }
             std::vector<std::uint32_t> runs(blocks, 0), entries(loops.size(), 0);
             if (!walker.run(thread, runs, entries, steps_left))
                 return std::nullopt;

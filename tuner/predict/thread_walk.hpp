@@ -20,6 +20,13 @@
 
 namespace autotune {
 
+// The launch's grid in blocks: gridDim, for loops that stride by it.
+struct GridShape {
+    std::int64_t x = 1;
+    std::int64_t y = 1;
+    std::int64_t z = 1;
+};
+
 // A loop as the body's positions of its head label and its backward branch.
 struct LoopRange {
     std::size_t head = 0;
@@ -36,14 +43,14 @@ struct ExecutionCounts {
     std::vector<double> entries;
 };
 
-// Walks threads 0 and 31 of the block's first, middle and last warps (threads
-// of one warp differ in where index-strided loops start; warps differ in
-// threadIdx.y), each block at blockIdx 0. nullopt when a backward branch
-// depends on an unknown value, or when the walk would take more than
-// `step_limit` instructions in all (a long loop the static analysis counts as
-// well).
+// Walks threads 0 and 31 of the block's first, middle and last warps (threads of one warp
+// differ in where index-strided loops start; warps differ in threadIdx.y), each block at
+// blockIdx 0; gridDim is known where `grid` is given. nullopt when a backward branch
+// depends on an unknown value, or when the walk would take more than `step_limit` steps
+// in all (a long loop the static analysis counts as well).
 [[nodiscard]] std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const ParameterValues& parameters,
                                                           const BlockShape& block, const std::vector<LoopRange>& loops,
+                                                          const std::optional<GridShape>& grid = std::nullopt,
                                                           std::size_t step_limit = 4'000'000);
 
 } // namespace autotune

@@ -1,7 +1,5 @@
 #include "predict/warp_work.hpp"
 
-#include "predict/thread_walk.hpp"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -212,7 +210,8 @@ struct Loop {
 
 class Analysis {
 public:
-    Analysis(const PtxKernel& kernel, const ParameterValues& parameters, const std::optional<BlockShape>& block)
+    Analysis(const PtxKernel& kernel, const ParameterValues& parameters, const std::optional<BlockShape>& block,
+             const std::optional<GridShape>& grid)
         : body_(kernel.body), parameters_(parameters)
     {
         if (block)
@@ -223,7 +222,7 @@ public:
         find_loops();
         weigh_conditional_code();
         if (block)
-            walk_loops(kernel, *block);
+            walk_loops(kernel, *block, grid);
     }
 
     WarpWork run()
@@ -284,12 +283,12 @@ private:
     // Where sample threads can be walked through the code (thread_walk.hpp), their counts
     // replace the loops' estimated trips: each loop runs as often per entry as its
     // backward branch ran (plus the last trip, which leaves before an unconditional one).
-    void walk_loops(const PtxKernel& kernel, const BlockShape& block)
+    void walk_loops(const PtxKernel& kernel, const BlockShape& block, const std::optional<GridShape>& grid)
     {
         std::vector<LoopRange> ranges;
         for (const Loop& loop : loops_)
             ranges.push_back({loop.head, loop.latch});
-        walked_ = walk_threads(kernel, parameters_, block, ranges);
+        walked_ = walk_threads(kernel, parameters_, block, ranges, grid);
         if (!walked_)
             return;
         for (std::size_t l = 0; l < loops_.size(); ++l) {
@@ -670,9 +669,9 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
 }
 
 WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters,
-                           const std::optional<BlockShape>& block)
+                           const std::optional<BlockShape>& block, const std::optional<GridShape>& grid)
 {
-    return Analysis(kernel, parameters, block).run();
+    return Analysis(kernel, parameters, block, grid).run();
 }
 
 } // namespace autotune

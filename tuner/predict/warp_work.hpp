@@ -10,6 +10,7 @@
 
 #include "predict/lane_addresses.hpp"
 #include "predict/ptx_kernel.hpp"
+#include "predict/thread_walk.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -62,6 +63,7 @@ struct WarpWork {
 void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes);
 
 [[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {},
-                                         const std::optional<BlockShape>& block = std::nullopt);
+                                         const std::optional<BlockShape>& block = std::nullopt,
+                                         const std::optional<GridShape>& grid = std::nullopt);
 
 } // namespace autotune

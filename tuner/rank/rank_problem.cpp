@@ -91,7 +91,8 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
             try {
                 f.warp_work = analyse_warp_work(find_ptx_kernel(compiled[i].ptx, compiled[i].lowered_name),
                                                 scalar_parameter_values(spec, problem, variants[i]),
-                                                BlockShape{variants[i].block.x, variants[i].block.y, variants[i].block.z});
+                                                BlockShape{variants[i].block.x, variants[i].block.y, variants[i].block.z},
+                                                GridShape{variants[i].grid.x, variants[i].grid.y, variants[i].grid.z});
                 add_spills(*f.warp_work, f.resources.spill_stores, f.resources.spill_loads);
             } catch (const std::invalid_argument&) {
                 // PTX without the entry (a results file's record, a nvcc build): no time model.
