@@ -143,3 +143,40 @@ TEST(RankProblem, SpearmanHandlesTiesAndRefusesDegenerateInput)
 }
 
 } // namespace
+
+namespace {
+
+// A variant the time model ranks: 256 threads, 4 blocks per SM, whole waves on 100 SMs.
+RankFacts timed_facts(int registers, double integer_per_warp)
+{
+    RankFacts f;
+    f.predicted = true;
+    f.resources.registers = registers;
+    f.threads_per_block = 256;
+    f.grid_blocks = 1200;
+    f.occupancy.active_warps = 32;
+    f.occupancy.blocks_per_sm = 4;
+    WarpWork w;
+    w.issue = integer_per_warp;
+    w.integer = integer_per_warp;
+    w.latency_cycles = 100;
+    f.warp_work = w;
+    return f;
+}
+
+TEST(RankProblem, PredictedTimesThatTieGoToTheVariantThatAsksLessOfEveryOtherUnit)
+{
+    // Both wait for the same 8 MiB at 1 TB/s (8.4 µs); the SM-side terms are far below
+    // that, and the second variant's are smaller although it uses more registers.
+    const std::vector<RankFacts> facts{timed_facts(32, 40), timed_facts(64, 20)};
+    const ProblemRanking r = rank_facts(facts, 2.0 * (1 << 20), 8.0 * (1 << 20), Ceilings{10e3, 1e3, 1000, "test"},
+                                        100, 86);
+    ASSERT_TRUE(r.variants[0].predicted_time.has_value());
+    ASSERT_TRUE(r.variants[1].predicted_time.has_value());
+    EXPECT_EQ(r.variants[0].predicted_time->bound, "dram");
+    EXPECT_DOUBLE_EQ(r.variants[0].predicted_time->seconds, r.variants[1].predicted_time->seconds);
+    EXPECT_EQ(r.variants[1].predicted_rank, 1u);
+    EXPECT_EQ(r.variants[0].predicted_rank, 2u);
+}
+
+} // namespace

@@ -53,6 +53,15 @@ std::optional<double> spearman_correlation(const std::vector<double>& a, const s
 
 namespace {
 
+// What a variant asks of all the units the time model weighs: the sum of its terms.
+double demand(const TimePrediction& p)
+{
+    double sum = 0;
+    for (const TimeTerm& t : p.terms)
+        sum += t.seconds;
+    return sum;
+}
+
 // The integer values the kernel's parameters take for a variant, in parameter order.
 ParameterValues scalar_parameter_values(const KernelSpec* spec, const Problem* problem, const Variant& variant)
 {
@@ -204,7 +213,9 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
         return order;
     };
     // By predicted time where the time model speaks for every variant, else by the
-    // predicted fraction. Ties: fewer registers, then the lower index (stable).
+    // predicted fraction. Ties (memory-bound variants all wait for the same bytes): the
+    // one that asks less of every other unit — the sum of its terms — whose bound another
+    // unit is least likely to overtake; then fewer registers, then the lower index (stable).
     const bool by_time = std::all_of(out.variants.begin(), out.variants.end(), [](const RankedVariant& r) {
         return !r.predicted || r.predicted_time.has_value();
     });
@@ -216,6 +227,12 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
                                              const double fb = by_time ? -rb.predicted_time->seconds : rb.predicted_fraction;
                                              if (fa != fb)
                                                  return fa > fb;
+                                             if (by_time) {
+                                                 const double da = demand(*ra.predicted_time);
+                                                 const double db = demand(*rb.predicted_time);
+                                                 if (da != db)
+                                                     return da < db;
+                                             }
                                              return facts[a].resources.registers < facts[b].resources.registers;
                                          });
     for (std::size_t k = 0; k < predicted_order.size(); ++k)
