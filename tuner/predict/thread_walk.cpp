@@ -467,7 +467,7 @@ private:
         case Op::neg:
             return a.known ? known(0 - a.bits) : Value{};
         case Op::abs:
-            return a.known ? known(static_cast<std::uint64_t>(sa < 0 ? -sa : sa)) : Value{};
+            return a.known ? known(sa < 0 ? 0 - a.bits : a.bits) : Value{}; // unsigned: no overflow at the minimum
         default:
             break;
         }
