@@ -223,6 +223,9 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " + missing, "--prior"},
         {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " +
              not_results().string(), not_results().string()},
+        {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " +
+             (test::source_dir() / "results/sm_90/gemm.json").string(),
+         "results of kernel 'gemm', not 'copy'"},
         {"replay " + file + " --strategy forest --budget 5 --static " + missing, missing},
         // the pnpoly space's own file holds times, but a compile-only file of another kernel matches nothing
         {"replay " + file + " --strategy forest --budget 5 --static " + other_kernel().string(), other_kernel().string()},

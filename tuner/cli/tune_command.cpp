@@ -312,6 +312,10 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         } catch (const std::exception& e) {
             throw UsageError(fmt::format("--prior: {}", one_line(e.what())));
         }
+        // Another kernel's times say nothing of this space; --compile-only would carry the
+        // file into the results unused, a search would find no point of it.
+        if (const auto kernel = document.value("kernel", std::string()); kernel != spec.name)
+            throw UsageError(fmt::format("--prior {}: results of kernel '{}', not '{}'", o.prior, kernel, spec.name));
         for (const auto& problem : problems)
             priors.push_back(prior_for(document, problem, o.prior));
     }
