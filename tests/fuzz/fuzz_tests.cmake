@@ -6,7 +6,7 @@
 option(AUTOTUNE_BUILD_FUZZ "Build the libFuzzer targets with clang (tests/fuzz)" ON)
 set(AUTOTUNE_FUZZ_SECONDS 10 CACHE STRING "How long CTest runs each fuzz target, seconds")
 set(AUTOTUNE_FUZZ_CXX "" CACHE FILEPATH "clang++ with libFuzzer for the fuzz targets (default: clang++ on PATH)")
-set(fuzz_targets toml_spec t1_spec expression ptxas_log cubin results kt_cache)
+set(fuzz_targets toml_spec t1_spec expression ptxas_log cubin results kt_cache ptx)
 set(fuzz_runner ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run_fuzz_target)
 
 set(fuzz_unavailable "")

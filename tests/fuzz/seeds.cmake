@@ -30,12 +30,12 @@ foreach(kernel ${kernels})
   list(GET fields 1 function)
   list(GET fields 2 source)
   list(GET fields 3 options)
-  add_custom_command(OUTPUT ${seeds}/cubin/${name}.cubin ${seeds}/ptxas_log/${name}.log
+  add_custom_command(OUTPUT ${seeds}/cubin/${name}.cubin ${seeds}/ptxas_log/${name}.log ${seeds}/ptx/${name}.ptx
     COMMAND ${CMAKE_COMMAND} -DNVCC=${CUDAToolkit_NVCC_EXECUTABLE} -DSOURCE=${source} -DFUNCTION=${function}
             "-DOPTIONS=${options}" -DCUBIN=${seeds}/cubin/${name}.cubin -DLOG=${seeds}/ptxas_log/${name}.log
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/compile_seed.cmake
+            -DPTX=${seeds}/ptx/${name}.ptx -P ${CMAKE_CURRENT_SOURCE_DIR}/compile_seed.cmake
     DEPENDS ${source} ${CMAKE_CURRENT_SOURCE_DIR}/compile_seed.cmake
-    COMMENT "Fuzz seed: nvcc -cubin ${options} ${function}")
+    COMMENT "Fuzz seed: nvcc -cubin and -ptx ${options} ${function}")
   list(APPEND compiled ${seeds}/cubin/${name}.cubin)
 endforeach()
 add_custom_target(fuzz_seeds ALL DEPENDS ${seeds}/text.stamp ${compiled})

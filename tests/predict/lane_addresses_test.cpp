@@ -73,3 +73,21 @@ TEST(LaneAddresses, WarpWorkCountsTheSectorsOfStridedAccesses)
 }
 
 } // namespace
+
+namespace {
+
+TEST(LaneAddresses, CoefficientsBeyondSixtyFourBitsMakeTheAddressUnknown)
+{
+    // Found by the ptx fuzz target: a shift by 585, a product past 2^63. No compiler writes
+    // them; the tracker must neither shift past the width nor overflow a signed integer.
+    const PtxKernel k = kernel("\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 585;\n\tld.global.f32 %f1, [%r2];\n"
+                               "\tmul.lo.s32 %r3, %r1, 9223372036854775807;\n\tmul.lo.s32 %r4, %r3, 4;\n"
+                               "\tld.global.f32 %f2, [%r4];\n\tshl.b32 %r5, %r1, 2;\n\tld.global.f32 %f3, [%r5];\n");
+    const auto lanes = lane_addresses(k);
+    EXPECT_FALSE(lanes[2].has_value());
+    EXPECT_FALSE(lanes[5].has_value());
+    ASSERT_TRUE(lanes[7].has_value());
+    EXPECT_EQ(lanes[7]->x, 4);
+}
+
+} // namespace

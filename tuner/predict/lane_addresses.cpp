@@ -56,10 +56,20 @@ public:
         auto constant = [&](std::size_t k) {
             return k < in.operands.size() ? ptx_integer(in.operands[k]) : std::optional<std::int64_t>{};
         };
+        // Coefficients beyond 64 bits (no real address has them) make the value unknown,
+        // not undefined behaviour.
         auto scaled = [](Value v, std::int64_t by) {
-            v.lane.x *= by;
-            v.lane.y *= by;
+            if (__builtin_mul_overflow(v.lane.x, by, &v.lane.x) || __builtin_mul_overflow(v.lane.y, by, &v.lane.y))
+                return Value{};
             return v;
+        };
+        auto combined = [](const Value& a, const Value& b, std::int64_t sign) {
+            Value r{true, {}};
+            std::int64_t bx = 0, by = 0;
+            if (__builtin_mul_overflow(b.lane.x, sign, &bx) || __builtin_mul_overflow(b.lane.y, sign, &by) ||
+                __builtin_add_overflow(a.lane.x, bx, &r.lane.x) || __builtin_add_overflow(a.lane.y, by, &r.lane.y))
+                return Value{};
+            return r;
         };
         auto uniform = [](const Value& v) { return v.affine && v.lane.x == 0 && v.lane.y == 0; };
         Value result;
@@ -67,14 +77,12 @@ public:
             result = operand(1);
         } else if (base == "add" || base == "sub") {
             const Value a = operand(1), b = operand(2);
-            if (a.affine && b.affine) {
-                const std::int64_t sign = base == "sub" ? -1 : 1;
-                result = {true, {a.lane.x + sign * b.lane.x, a.lane.y + sign * b.lane.y}};
-            }
+            if (a.affine && b.affine)
+                result = combined(a, b, base == "sub" ? -1 : 1);
         } else if (base == "mul" || base == "shl") {
             const Value a = operand(1), b = operand(2);
             const auto k = constant(2);
-            if (a.affine && k)
+            if (a.affine && k && (base == "mul" || (*k >= 0 && *k < 63)))
                 result = scaled(a, base == "shl" ? (std::int64_t{1} << *k) : *k);
             else if (b.affine && constant(1) && base == "mul")
                 result = scaled(b, *constant(1));
@@ -82,8 +90,11 @@ public:
                 result = {true, {}};
         } else if (base == "mad") {
             const Value a = operand(1), b = operand(2), c = operand(3);
-            if (a.affine && c.affine && constant(2))
-                result = {true, {a.lane.x * *constant(2) + c.lane.x, a.lane.y * *constant(2) + c.lane.y}};
+            if (a.affine && c.affine && constant(2)) {
+                const Value product = scaled(a, *constant(2));
+                if (product.affine)
+                    result = combined(product, c, 1);
+            }
             else if (uniform(a) && uniform(b) && c.affine)
                 result = c;
         } else if (base == "ld" && in.has_part("param")) {

@@ -236,7 +236,7 @@ struct Thread {
     std::int64_t lane = 0;
 };
 
-struct Value {
+struct WalkedValue {
     std::uint64_t bits = 0;
     bool known = false;
 };
@@ -305,7 +305,7 @@ public:
              std::size_t& steps_left)
     {
         const auto& code = program_.code();
-        regs_.assign(program_.registers(), Value{});
+        regs_.assign(program_.registers(), WalkedValue{});
         thread_ = thread;
         std::size_t b = 0;
         while (b < blocks_.size()) {
@@ -320,7 +320,7 @@ public:
                 // 1: runs, 0: skipped, -1: the guard is unknown.
                 int guarded = 1;
                 if (d.guard >= 0) {
-                    const Value g = regs_[static_cast<std::size_t>(d.guard)];
+                    const WalkedValue g = regs_[static_cast<std::size_t>(d.guard)];
                     guarded = g.known ? ((g.bits != 0) != d.guard_negated ? 1 : 0) : -1;
                 }
                 if (d.op == Op::bra) {
@@ -349,9 +349,9 @@ public:
 private:
     static bool inside(std::size_t at, const LoopRange& loop) { return at >= loop.head && at <= loop.latch; }
 
-    Value read(const Source& s, const IntType& type) const
+    WalkedValue read(const Source& s, const IntType& type) const
     {
-        Value v;
+        WalkedValue v;
         switch (s.kind) {
         case Source::Kind::unknown:
             return v;
@@ -421,24 +421,24 @@ private:
     }
 
     // The result of an integer operation, or unknown.
-    Value evaluate(const Decoded& d) const
+    WalkedValue evaluate(const Decoded& d) const
     {
         const IntType t = d.type;
         if (!t.integer && d.op != Op::ld_param && d.op != Op::mov)
             return {};
         auto arg = [&](std::size_t k, const IntType& type) {
-            return k < d.sources.size() ? read(d.sources[k], type) : Value{};
+            return k < d.sources.size() ? read(d.sources[k], type) : WalkedValue{};
         };
         const IntType narrow = d.wide ? IntType{t.bits, t.is_signed, true} : t;
-        const Value a = arg(0, narrow), b = arg(1, narrow),
+        const WalkedValue a = arg(0, narrow), b = arg(1, narrow),
                     c = arg(2, d.op == Op::mad && d.wide ? IntType{64, t.is_signed, true} : t);
-        auto known = [](std::uint64_t bits) { return Value{bits, true}; };
+        auto known = [](std::uint64_t bits) { return WalkedValue{bits, true}; };
         const auto sa = static_cast<std::int64_t>(a.bits), sb = static_cast<std::int64_t>(b.bits);
         switch (d.op) {
         case Op::ld_param:
-            return d.parameter ? known(static_cast<std::uint64_t>(*d.parameter)) : Value{};
+            return d.parameter ? known(static_cast<std::uint64_t>(*d.parameter)) : WalkedValue{};
         case Op::mov:
-            return d.sources.size() == 1 ? arg(0, t) : Value{};
+            return d.sources.size() == 1 ? arg(0, t) : WalkedValue{};
         case Op::cvt:
             if (!d.from.integer || !t.integer)
                 return {};
@@ -448,7 +448,7 @@ private:
                 return {};
             bool r = compare(d.cmp, a.bits, b.bits, t.is_signed);
             if (d.combine != Op::other) {
-                const Value p = arg(2, IntType{1, false, true});
+                const WalkedValue p = arg(2, IntType{1, false, true});
                 if (!p.known)
                     return {};
                 const bool q = p.bits != 0;
@@ -457,17 +457,17 @@ private:
             return known(r ? 1 : 0);
         }
         case Op::selp: {
-            const Value p = arg(2, IntType{1, false, true});
+            const WalkedValue p = arg(2, IntType{1, false, true});
             if (!p.known)
-                return a.known && b.known && a.bits == b.bits ? a : Value{};
+                return a.known && b.known && a.bits == b.bits ? a : WalkedValue{};
             return p.bits != 0 ? a : b;
         }
         case Op::not_:
-            return a.known ? known(t.bits == 1 ? (a.bits == 0 ? 1 : 0) : ~a.bits) : Value{};
+            return a.known ? known(t.bits == 1 ? (a.bits == 0 ? 1 : 0) : ~a.bits) : WalkedValue{};
         case Op::neg:
-            return a.known ? known(0 - a.bits) : Value{};
+            return a.known ? known(0 - a.bits) : WalkedValue{};
         case Op::abs:
-            return a.known ? known(sa < 0 ? 0 - a.bits : a.bits) : Value{}; // unsigned: no overflow at the minimum
+            return a.known ? known(sa < 0 ? 0 - a.bits : a.bits) : WalkedValue{}; // unsigned: no overflow at the minimum
         default:
             break;
         }
@@ -488,7 +488,7 @@ private:
             }
             if (d.op == Op::mul)
                 return known(product);
-            return c.known ? known(product + c.bits) : Value{};
+            return c.known ? known(product + c.bits) : WalkedValue{};
         }
         case Op::shl:
             return known(b.bits >= static_cast<std::uint64_t>(t.bits) ? 0 : a.bits << b.bits);
@@ -522,20 +522,20 @@ private:
     {
         if (d.results.empty())
             return;
-        Value v = d.results.size() == 1 || d.op == Op::setp ? evaluate(d) : Value{};
+        WalkedValue v = d.results.size() == 1 || d.op == Op::setp ? evaluate(d) : WalkedValue{};
         if (maybe) // a guard the walk cannot decide: the old value or the new one
-            v = Value{};
+            v = WalkedValue{};
         regs_[static_cast<std::size_t>(d.results.front())] = v;
         for (std::size_t k = 1; k < d.results.size(); ++k) // setp's "%p|%q": q is not p
             regs_[static_cast<std::size_t>(d.results[k])] =
-                d.op == Op::setp && v.known ? Value{v.bits == 0 ? 1u : 0u, true} : Value{};
+                d.op == Op::setp && v.known ? WalkedValue{v.bits == 0 ? 1u : 0u, true} : WalkedValue{};
     }
 
     const Program& program_;
     const std::vector<LoopRange>& loops_;
     std::vector<Block> blocks_;
     std::vector<std::size_t> block_at_; // the block of each position (one past: none)
-    std::vector<Value> regs_;
+    std::vector<WalkedValue> regs_;
     Thread thread_;
 };
 
