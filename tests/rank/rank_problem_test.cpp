@@ -179,4 +179,31 @@ TEST(RankProblem, PredictedTimesThatTieGoToTheVariantThatAsksLessOfEveryOtherUni
     EXPECT_EQ(r.variants[0].predicted_rank, 2u);
 }
 
+TEST(RankProblem, DynamicSharedMemoryLeavesLessL1ForLocalMemory)
+{
+    // 4 blocks of 256 threads with a 96-byte stack each: 96 KB of frames. Beside no shared
+    // memory they fit sm_86's 128 KB L1; beside 4 x 24 KB of dynamic shared memory only 32
+    // KB is left, and the local loads that miss wait for L2: the same variant is slower.
+    auto with_stack = [](std::int64_t dynamic_shared) {
+        RankFacts f = timed_facts(32, 40);
+        f.resources.stack_frame = 96;
+        f.dynamic_shared_bytes = dynamic_shared;
+        f.warp_work->local_loads = 200;
+        f.warp_work->local_wavefronts = 200;
+        return f;
+    };
+    const std::vector<RankFacts> facts{with_stack(0), with_stack(24 * 1024)};
+    const ProblemRanking r = rank_facts(facts, 2.0 * (1 << 20), 8.0 * (1 << 20), Ceilings{10e3, 1e3, 1000, "test"},
+                                        100, 86);
+    ASSERT_TRUE(r.variants[0].predicted_time.has_value());
+    ASSERT_TRUE(r.variants[1].predicted_time.has_value());
+    const auto latency = [](const TimePrediction& p) {
+        for (const TimeTerm& t : p.terms)
+            if (t.name == "latency")
+                return t.seconds;
+        return 0.0;
+    };
+    EXPECT_GT(latency(*r.variants[1].predicted_time), latency(*r.variants[0].predicted_time));
+}
+
 } // namespace
