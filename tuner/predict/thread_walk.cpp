@@ -551,34 +551,52 @@ std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const Param
                        bz = std::max<std::int64_t>(1, block.z);
     const std::int64_t threads = bx * by * bz;
     const std::int64_t warps = (threads + 31) / 32;
-    std::vector<std::int64_t> sampled_warps{0, warps / 2, warps - 1};
-    sampled_warps.erase(std::unique(sampled_warps.begin(), sampled_warps.end()), sampled_warps.end());
+    auto thread_at = [&](std::int64_t t) {
+        Thread thread;
+        thread.tid[0] = t % bx;
+        thread.tid[1] = (t / bx) % by;
+        thread.tid[2] = t / (bx * by);
+        thread.ntid[0] = bx;
+        thread.ntid[1] = by;
+        thread.ntid[2] = bz;
+        thread.lane = t % 32;
+        if (grid) {
+            thread.nctaid[0] = grid->x;
+            thread.nctaid[1] = grid->y;
+            thread.nctaid[2] = grid->z;
+        }
+        return thread;
+    };
 
     const std::size_t n = kernel.body.size();
     ExecutionCounts counts{std::vector<double>(n, 0.0), std::vector<double>(loops.size(), 0.0)};
     std::size_t steps_left = step_limit;
     const std::size_t blocks = walker.blocks().size();
+
+    // Every warp where that is cheap (thread 0's walk times the block's lanes walked stays
+    // within a tenth of the limit): warp-dependent counts are then exact. Otherwise the
+    // first, middle and last warps.
+    std::vector<std::uint32_t> probe_runs(blocks, 0), probe_entries(loops.size(), 0);
+    std::size_t probe_steps = step_limit;
+    if (!walker.run(thread_at(0), probe_runs, probe_entries, probe_steps))
+        return std::nullopt;
+    const auto per_thread = static_cast<double>(step_limit - probe_steps);
+    std::vector<std::int64_t> sampled_warps;
+    if (per_thread * 2 * static_cast<double>(warps) <= static_cast<double>(step_limit) / 10)
+        for (std::int64_t w = 0; w < warps; ++w)
+            sampled_warps.push_back(w);
+    else
+        sampled_warps = {0, warps / 2, warps - 1};
+    sampled_warps.erase(std::unique(sampled_warps.begin(), sampled_warps.end()), sampled_warps.end());
+
     std::vector<double> block_runs(blocks, 0.0);
     for (const std::int64_t warp : sampled_warps) {
         std::vector<std::uint32_t> warp_runs(blocks, 0), warp_entries(loops.size(), 0);
         std::vector<std::int64_t> lanes{32 * warp, std::min(32 * warp + 31, threads - 1)};
         lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
         for (const std::int64_t t : lanes) {
-            Thread thread;
-            thread.tid[0] = t % bx;
-            thread.tid[1] = (t / bx) % by;
-            thread.tid[2] = t / (bx * by);
-            thread.ntid[0] = bx;
-            thread.ntid[1] = by;
-            thread.ntid[2] = bz;
-            thread.lane = t % 32;
-            if (grid) {
-                thread.nctaid[0] = grid->x;
-                thread.nctaid[1] = grid->y;
-                thread.nctaid[2] = grid->z;
-            }
             std::vector<std::uint32_t> runs(blocks, 0), entries(loops.size(), 0);
-            if (!walker.run(thread, runs, entries, steps_left))
+            if (!walker.run(thread_at(t), runs, entries, steps_left))
                 return std::nullopt;
             for (std::size_t i = 0; i < blocks; ++i)
                 warp_runs[i] = std::max(warp_runs[i], runs[i]);

@@ -43,9 +43,10 @@ struct ExecutionCounts {
     std::vector<double> entries;
 };
 
-// Walks threads 0 and 31 of the block's first, middle and last warps (threads of one warp
-// differ in where index-strided loops start; warps differ in threadIdx.y), each block at
-// blockIdx 0; gridDim is known where `grid` is given. nullopt when a backward branch
+// Walks threads 0 and 31 of every warp of the block (threads of one warp differ in where
+// index-strided loops start; warps differ in threadIdx), or where that would take more than
+// a tenth of `step_limit`, of the first, middle and last warps; each block at blockIdx 0;
+// gridDim is known where `grid` is given. nullopt when a backward branch
 // depends on an unknown value, or when the walk would take more than `step_limit` steps
 // in all (a long loop the static analysis counts as well).
 [[nodiscard]] std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const ParameterValues& parameters,
