@@ -3,6 +3,7 @@
 // common subexpressions and its loop structure, before register allocation.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,26 @@ struct PtxInstruction {
     // Whether the first operand is a result: not for stores, branches, barriers and fences.
     [[nodiscard]] bool writes_first_operand() const;
 };
+
+// Registers an operand names ("%f41", "[%rd13+8]" → "%rd13", "{%f1, %f2}"), special
+// registers (%tid.x, read-only and known before the launch) left out.
+template <typename F>
+void for_each_ptx_register(std::string_view operand, F&& f)
+{
+    for (std::size_t i = 0; i < operand.size(); ++i) {
+        if (operand[i] != '%')
+            continue;
+        std::size_t j = i + 1;
+        while (j < operand.size() && (std::isalnum(static_cast<unsigned char>(operand[j])) || operand[j] == '_'))
+            ++j;
+        if (j < operand.size() && operand[j] == '.') { // %tid.x
+            i = j;
+            continue;
+        }
+        f(operand.substr(i, j - i));
+        i = j;
+    }
+}
 
 // An integer immediate as PTX writes one ("600", "-114", "0x1f"); nullopt for anything else.
 [[nodiscard]] std::optional<std::int64_t> ptx_integer(std::string_view text);

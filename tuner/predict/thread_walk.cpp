@@ -159,15 +159,7 @@ private:
     std::vector<int> results(std::string_view text)
     {
         std::vector<int> out;
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            if (text[i] != '%')
-                continue;
-            std::size_t j = i + 1;
-            while (j < text.size() && text[j] != '|' && text[j] != ',' && text[j] != '}' && text[j] != ' ')
-                ++j;
-            out.push_back(register_id(text.substr(i, j - i)));
-            i = j;
-        }
+        for_each_ptx_register(text, [&](std::string_view name) { out.push_back(register_id(name)); });
         return out;
     }
 
@@ -575,12 +567,11 @@ std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const Param
 
     // Every warp where that is cheap (thread 0's walk times the block's lanes walked stays
     // within a tenth of the limit): warp-dependent counts are then exact. Otherwise the
-    // first, middle and last warps.
-    std::vector<std::uint32_t> probe_runs(blocks, 0), probe_entries(loops.size(), 0);
-    std::size_t probe_steps = step_limit;
-    if (!walker.run(thread_at(0), probe_runs, probe_entries, probe_steps))
+    // first, middle and last warps. Thread 0's walk is kept for warp 0.
+    std::vector<std::uint32_t> first_runs(blocks, 0), first_entries(loops.size(), 0);
+    if (!walker.run(thread_at(0), first_runs, first_entries, steps_left))
         return std::nullopt;
-    const auto per_thread = static_cast<double>(step_limit - probe_steps);
+    const auto per_thread = static_cast<double>(step_limit - steps_left);
     std::vector<std::int64_t> sampled_warps;
     if (per_thread * 2 * static_cast<double>(warps) <= static_cast<double>(step_limit) / 10)
         for (std::int64_t w = 0; w < warps; ++w)
@@ -595,9 +586,13 @@ std::optional<ExecutionCounts> walk_threads(const PtxKernel& kernel, const Param
         std::vector<std::int64_t> lanes{32 * warp, std::min(32 * warp + 31, threads - 1)};
         lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
         for (const std::int64_t t : lanes) {
-            std::vector<std::uint32_t> runs(blocks, 0), entries(loops.size(), 0);
-            if (!walker.run(thread_at(t), runs, entries, steps_left))
-                return std::nullopt;
+            std::vector<std::uint32_t> runs = first_runs, entries = first_entries;
+            if (t != 0) {
+                std::fill(runs.begin(), runs.end(), 0);
+                std::fill(entries.begin(), entries.end(), 0);
+                if (!walker.run(thread_at(t), runs, entries, steps_left))
+                    return std::nullopt;
+            }
             for (std::size_t i = 0; i < blocks; ++i)
                 warp_runs[i] = std::max(warp_runs[i], runs[i]);
             for (std::size_t l = 0; l < loops.size(); ++l)

@@ -165,26 +165,6 @@ InstructionCost cost_of(const PtxInstruction& in)
     return c;
 }
 
-// Registers an operand names ("%f41", "[%rd13+8]" → "%rd13", "{%f1, %f2}"), special
-// registers (%tid.x) left out: they are ready from the start.
-template <typename F>
-void for_each_register(std::string_view operand, F&& f)
-{
-    for (std::size_t i = 0; i < operand.size(); ++i) {
-        if (operand[i] != '%')
-            continue;
-        std::size_t j = i + 1;
-        while (j < operand.size() && (std::isalnum(static_cast<unsigned char>(operand[j])) || operand[j] == '_'))
-            ++j;
-        if (j < operand.size() && operand[j] == '.') { // %tid.x
-            i = j;
-            continue;
-        }
-        f(operand.substr(i, j - i));
-        i = j;
-    }
-}
-
 struct Loop {
     std::size_t head = 0;  // the label's position
     std::size_t latch = 0; // the backward branch's position
@@ -600,13 +580,13 @@ private:
                 double entry = issued;
                 for (std::size_t k = loop->head; k <= loop->latch; ++k)
                     for (const auto& operand : body_[k].operands)
-                        for_each_register(operand, [&](std::string_view reg) { entry = std::max(entry, ready_at(reg)); });
+                        for_each_ptx_register(operand, [&](std::string_view reg) { entry = std::max(entry, ready_at(reg)); });
                 std::unordered_map<std::string, double> inner;
                 const double body = simulate(loop->head, loop->latch + 1, inner, 0.0, true);
                 issued = entry + loop->trips * body;
                 for (std::size_t k = loop->head; k <= loop->latch; ++k)
                     if (!body_[k].is_label() && body_[k].writes_first_operand() && !body_[k].operands.empty())
-                        for_each_register(body_[k].operands.front(), [&](std::string_view reg) {
+                        for_each_ptx_register(body_[k].operands.front(), [&](std::string_view reg) {
                             ready[std::string(reg)] = issued;
                             written.insert(std::string(reg));
                         });
@@ -620,7 +600,7 @@ private:
             double operands_ready = start;
             const bool writes = in.writes_first_operand();
             for (std::size_t k = writes ? 1 : 0; k < in.operands.size(); ++k)
-                for_each_register(in.operands[k], [&](std::string_view reg) {
+                for_each_ptx_register(in.operands[k], [&](std::string_view reg) {
                     if (!written.count(std::string(reg)))
                         carried.insert(std::string(reg));
                     operands_ready = std::max(operands_ready, ready_at(reg));
@@ -629,7 +609,7 @@ private:
                 operands_ready = std::max(operands_ready, ready_at(in.guard));
             issued += share_[i] * c.issue;
             if (writes && !in.operands.empty())
-                for_each_register(in.operands.front(), [&](std::string_view reg) {
+                for_each_ptx_register(in.operands.front(), [&](std::string_view reg) {
                     ready[std::string(reg)] = operands_ready + c.latency;
                     written.insert(std::string(reg));
                 });
