@@ -79,6 +79,26 @@ TEST(ReplaySpace, ThePriorIsThePredictedFractionWithFailuresLast)
     EXPECT_TRUE(replay_space(small_results(false), "none.json").space.predicted_score.empty());
 }
 
+TEST(ReplaySpace, ThePredictedRankOrdersWhereTheFileHasOne)
+{
+    // Ranked by time the order differs from the roof fractions' (0.5, 0.2, 0.9, 0.1).
+    json ranked = small_results();
+    const std::vector<std::pair<std::size_t, int>> ranks{{0, 4}, {1, 1}, {3, 3}, {5, 2}};
+    for (const auto& [at, rank] : ranks)
+        ranked["variants"][at]["predicted_rank"] = rank;
+    const ReplaySpace r = replay_space(ranked, "ranked.json");
+    ASSERT_EQ(r.space.predicted_score.size(), 6u);
+    EXPECT_DOUBLE_EQ(r.space.predicted_score[1], -1.0);
+    EXPECT_DOUBLE_EQ(r.space.predicted_score[5], -2.0);
+    EXPECT_DOUBLE_EQ(r.space.predicted_score[0], -4.0);
+    EXPECT_EQ(r.space.predicted_score[2], -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(replay(r, "model", evaluations(2), 1).trace.evaluated, (std::vector<std::size_t>{1, 5}));
+
+    // A rank missing on one ok variant: the fractions, as in files without ranks.
+    ranked["variants"][3]["predicted_rank"] = nullptr;
+    EXPECT_DOUBLE_EQ(replay_space(ranked, "partly-ranked.json").space.predicted_score[3], 0.9);
+}
+
 TEST(ReplaySpace, AVariantWithoutAnIndexIsNumberedByItsPosition)
 {
     json doc = small_results();

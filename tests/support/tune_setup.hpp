@@ -4,6 +4,7 @@
 
 #include "arch/arch_spec.hpp"
 #include "arch/device_spec.hpp"
+#include "support/scripted_variants.hpp"
 #include "support/test_support.hpp"
 #include "tune/tune_problem.hpp"
 
@@ -21,6 +22,17 @@ namespace autotune::test {
     setup.compile.cache_dir = cache_dir;
     setup.compile.jobs = 2;
     return setup;
+}
+
+// A GPU for `setup` that is a scripted measure worker (scripted_variants.hpp) in `dir`.
+inline void give_scripted_gpu(TuneSetup& setup, const std::filesystem::path& dir)
+{
+    GpuDevice gpu;
+    gpu.name = "scripted A100";
+    gpu.compute_capability = 80;
+    gpu.sms = 108;
+    setup.device = gpu;
+    setup.measure = scripted_worker_settings(dir);
 }
 
 } // namespace autotune::test

@@ -27,15 +27,7 @@ protected:
         setup.search.budget.max_evaluations = 4;
         setup.lazy_compile = true;
     }
-    void give_a_gpu()
-    {
-        GpuDevice gpu;
-        gpu.name = "scripted A100";
-        gpu.compute_capability = 80;
-        gpu.sms = 108;
-        setup.device = gpu;
-        setup.measure = test::scripted_worker_settings(dir.path());
-    }
+    void give_a_gpu() { test::give_scripted_gpu(setup, dir.path()); }
     std::size_t jobs_asked() const
     {
         const std::string log = test::read_file(dir.path() / "asked.txt");

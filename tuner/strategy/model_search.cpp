@@ -1,7 +1,8 @@
-// "model": the points by the predicted score (the model's predicted fraction of the roof), best
-// first, ties by index; without one by the guessed time, fastest first (unguessed
-// last); the space's own order when there is neither. Spends the budget
-// where the model expects the winner, and measures how good the model's ranking is.
+// "model": the points by the predicted score (the model's rank: by predicted time, ties as
+// the ranking breaks them; the roof fraction in files without a rank), best first, ties by
+// index; without one by the guessed time, fastest first (unguessed last); the space's own
+// order when there is neither. Spends the budget where the model expects the winner, and
+// measures how good the model's ranking is.
 #include "strategy/strategies.hpp"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace autotune {
@@ -91,20 +92,28 @@ ReplaySpace replay_space(const json& results, const std::string& source, Measure
         }
     }
 
-    // The model's predicted score, where the file has one for every ok variant.
-    bool have_scores = true;
-    std::vector<double> scores;
-    for (const json& v : variants) {
-        const auto it = v.find("predicted_fraction");
-        if (it != v.end() && it->is_number())
-            scores.push_back(it->get<double>());
-        else if (v.contains("status") && v.at("status") != "ok")
-            scores.push_back(-std::numeric_limits<double>::infinity());
-        else
-            have_scores = false;
-    }
-    if (have_scores && std::any_of(scores.begin(), scores.end(), [](double p) { return std::isfinite(p); }))
-        r.space.predicted_score = std::move(scores);
+    // The model's order, where the file has it for every ok variant: its predicted rank
+    // (by time, with the ranking's tie rule), else, in files that carry no rank, the
+    // predicted fraction of the roof.
+    const auto scores_from = [&](const char* key, double sign) -> std::optional<std::vector<double>> {
+        std::vector<double> scores;
+        for (const json& v : variants) {
+            const auto it = v.find(key);
+            if (it != v.end() && it->is_number())
+                scores.push_back(sign * it->get<double>());
+            else if (v.contains("status") && v.at("status") != "ok")
+                scores.push_back(-std::numeric_limits<double>::infinity());
+            else
+                return std::nullopt;
+        }
+        if (std::none_of(scores.begin(), scores.end(), [](double p) { return std::isfinite(p); }))
+            return std::nullopt;
+        return scores;
+    };
+    if (auto by_rank = scores_from("predicted_rank", -1.0))
+        r.space.predicted_score = std::move(*by_rank);
+    else if (auto by_fraction = scores_from("predicted_fraction", 1.0))
+        r.space.predicted_score = std::move(*by_fraction);
 
     bool any = false;
     for (const auto& m : r.medians)

@@ -43,8 +43,8 @@ struct SearchOutcome {
 // failed or its outputs were wrong (a failure costs an evaluation and yields nothing).
 [[nodiscard]] std::optional<double> search_time(const VariantMeasurement& measurement);
 
-// `predicted_score[i]` is the model's score of variants[i] (higher is better): the model strategy's
-// order; `facts[i]` what the compiler and the model say of it (empty: nothing), which the
+// `predicted_score[i]` is the model's score of variants[i] (higher is better; minus its
+// predicted rank): the model strategy's order; `facts[i]` what the compiler and the model say of it (empty: nothing), which the
 // strategies see as features, with the predicted time as the guess unless settings.prior
 // gives measured times. Throws std::invalid_argument for an unknown strategy, or a --prior
 // that matches no candidate (naming its file).

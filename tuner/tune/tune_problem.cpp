@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <fmt/format.h>
+#include <limits>
 #include <numeric>
 
 namespace autotune {
@@ -342,9 +343,12 @@ TuningRun tune_problem(const TuneSetup& setup, const Problem& problem)
         // The model's view before anything is measured: the model strategy's order.
         run.facts = rank_facts_of_run(run.variants, run.compiled, run.predictions, {}, setup.spec, &problem);
         const ProblemRanking predicted = rank_run(setup, problem, run);
+        // The model strategy measures in the ranking's predicted order (time, then its tie
+        // rule), not by the roof fraction alone; a variant the model did not rank goes last.
         std::vector<double> predicted_score;
         for (const auto& r : predicted.variants)
-            predicted_score.push_back(r.predicted_fraction);
+            predicted_score.push_back(r.predicted_rank ? -static_cast<double>(r.predicted_rank)
+                                                       : std::numeric_limits<double>::quiet_NaN());
         const std::vector<CompiledFacts> facts = compiled_facts_of_run(run, predicted);
         if (setup.progress.phase)
             setup.progress.phase(fmt::format("measuring {} on {} ({}, {})", spec.name, run.device->name,
