@@ -67,4 +67,28 @@ TEST_F(T1Cli, ABrokenT1FileIsOneLineNamingTheFieldAndExitTwo)
                                  (dir.path() / "k.json").string()));
 }
 
+// A T1 file's tuning settings (here a writer's search and repetition counts) do not stop
+// the run: each is one stderr line naming the field, once, and the run goes on.
+TEST_F(T1Cli, TuningSettingsInTheFileAreNotedOnceAndTheRunGoesOn)
+{
+    std::ofstream(dir.path() / "k.cu") << "extern \"C\" __global__ void k(float* o) { o[threadIdx.x] = 1; }\n";
+    std::ofstream(dir.path() / "k.json") << R"json({
+  "SearchSettings": {"TunerName": "optuna", "Trials": 10},
+  "BenchmarkConfig": {"iterations": 1000},
+  "ConfigurationSpace": {"TuningParameters": [{"Name": "block_size_x", "Type": "int", "Values": "list(range(32, 64+1, 32))"}],
+                         "Constraints": []},
+  "KernelSpecification": {"KernelName": "k", "KernelFile": "k.cu", "LocalSize": {"X": "block_size_x"}, "ProblemSize": [1024],
+                          "Arguments": [{"Name": "o", "Type": "float", "AccessType": "WriteOnly", "Size": "ProblemSize[0]"}]}
+})json";
+    const std::string file = (dir.path() / "k.json").string();
+    const auto r = autotune(fmt::format("run {} --arch sm_86 --compile-only --quiet --out {}", file, out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, fmt::format("autotune: {0}: SearchSettings is not used (the search is --strategy)\n"
+                                 "autotune: {0}: BenchmarkConfig is not used (a variant is run until its median is "
+                                 "known to --max-noise)\n",
+                                 file));
+    const auto results = nlohmann::json::parse(test::read_file(dir.path() / "results" / "sm_86" / "k.json"));
+    EXPECT_EQ(results.at("variants").size(), 2u);
+}
+
 } // namespace

@@ -209,6 +209,65 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("ConfigurationSpace.TuningParameters[1].Default 3 is not among the Values"));
 }
 
+// How to tune (search, budget, repetitions, device) is the command line's to say: such
+// fields load, each noted once naming the file and the field, and the space is the same.
+TEST_F(BrokenT1, TuningSettingsAreNotedAndTheSpaceIsUnchanged)
+{
+    using nlohmann::json;
+    const json doc = broken([](json& d) {
+        d["Budget"] = json::array({{{"Type", "ConfigurationFraction"}, {"BudgetValue", 0.1}}});
+        d["Search"] = {{"Name", "Random"}};
+        d["SearchSettings"] = {{"TunerName", "optuna"}, {"Trials", 10}};
+        d["BenchmarkConfig"] = {{"iterations", 1000}};
+        d["KernelSpecification"]["Device"] = {{"Id", 0}, {"Name", "RTX 3090"}};
+        d["KernelSpecification"]["Profiling"] = false;
+        d["KernelSpecification"]["Arguments"][1]["RandomSeed"] = 7;
+    });
+    EXPECT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    const std::string file = (dir.path() / "scale.json").string() + ": ";
+    EXPECT_THAT(spec.notes, ElementsAre(file + "Budget is not used (a run's budget is --budget, with a --strategy that searches)",
+                                        file + "Search is not used (the search is --strategy)",
+                                        file + "SearchSettings is not used (the search is --strategy)",
+                                        HasSubstr(file + "BenchmarkConfig is not used"),
+                                        HasSubstr(file + "KernelSpecification.Device is not used"),
+                                        HasSubstr(file + "KernelSpecification.Profiling is not used"),
+                                        HasSubstr(file + "KernelSpecification.Arguments[1].RandomSeed is not used")));
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
+    EXPECT_EQ(error_of(valid_t1()), "no error");
+    EXPECT_TRUE(load_spec(dir.path() / "scale.json").notes.empty());
+    // A field that is neither the file's nor a known setting is still refused.
+    EXPECT_THAT(error_of(broken([](json& d) { d["Serach"] = json::object(); })),
+                HasSubstr("Serach is not a T1 field autotune knows (did you mean 'Search'?"));
+}
+
+// Constraints, as some writers call Conditions, as objects or as bare expressions; uint
+// parameters are integers that cannot be negative; Values may be list(range(...)).
+TEST_F(BrokenT1, ConstraintsUintAndListValuesAreRead)
+{
+    using nlohmann::json;
+    const json doc = broken([](json& d) {
+        d["ConfigurationSpace"]["TuningParameters"][0]["Values"] = "[32] + list(range(64, 128+1, 32))";
+        d["ConfigurationSpace"]["TuningParameters"][1]["Type"] = "uint";
+        d["ConfigurationSpace"]["Constraints"] = json::array(
+            {"block_size_x != 64", {{"Expression", "tile == 1 or block_size_x == 32"}, {"Parameters", {"tile"}}}});
+    });
+    EXPECT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_THAT(spec.parameters[0].values, ElementsAre(32, 64, 96, 128));
+    ASSERT_EQ(spec.constraints.size(), 3u);
+    // Conditions: block_size_x * tile <= 128; the two constraints drop 64 and tile 2 beyond 32:
+    // (32, 1), (32, 2), (96, 1), (128, 1).
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 4u);
+    EXPECT_THAT(error_of(broken([](json& d) {
+                    d["ConfigurationSpace"]["TuningParameters"][1]["Type"] = "uint";
+                    d["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[-1, 1]";
+                })),
+                HasSubstr("ConfigurationSpace.TuningParameters[1].Values holds -1, which a uint parameter cannot take"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["Constraints"] = json::array({"tiles > 1"}); })),
+                AllOf(HasSubstr("ConfigurationSpace.Constraints[0]"), HasSubstr("unknown name 'tiles'")));
+}
+
 // A misspelt field is named with the one probably meant, as in a TOML spec.
 TEST_F(BrokenT1, AMisspeltFieldSaysWhichWasMeant)
 {

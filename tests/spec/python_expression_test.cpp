@@ -39,6 +39,9 @@ TEST(PythonExpression, EvaluatesTheValuesT1FilesWrite)
     EXPECT_EQ(eval("[i for i in range(10, 0, -3) if i % 2 == 0]"), "[10, 4]");
     EXPECT_EQ(eval("[i * j for i in range(1, 3) for j in [10, 100]]"), "[10, 100, 20, 200]");
     EXPECT_EQ(eval("[2**i for i in range(5)]"), "[1, 2, 4, 8, 16]");
+    EXPECT_THAT(evaluate_python_integers("[1, 2, 4, 8, 16] + list(range(32, 1024+1, 32))", {}, "t"),
+                AllOf(testing::SizeIs(37), testing::Contains(1024), testing::Not(testing::Contains(1056))));
+    EXPECT_EQ(eval("list([3, 1])"), "[3, 1]");
 }
 
 TEST(PythonExpression, FollowsPythonArithmetic)
@@ -100,6 +103,7 @@ TEST(PythonExpression, ErrorsAreOneLineNamingTheExpression)
     EXPECT_THAT(error("1 // 0"), AllOf(HasSubstr("cannot evaluate '1 // 0'"), HasSubstr("division by zero")));
     EXPECT_THAT(error("[1][3]"), HasSubstr("out of range"));
     EXPECT_THAT(error("foo(1)"), HasSubstr("unknown function 'foo'"));
+    EXPECT_THAT(error("list(5)"), HasSubstr("list() needs a list"));
     EXPECT_THAT(error("2 ** 64"), HasSubstr("overflow"));
     EXPECT_THAT(error("1 $ 2"), HasSubstr("unexpected '$'"));
     for (const auto& text : {"[1, 2", "1 // 0", "foo(1)"})

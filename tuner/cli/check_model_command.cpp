@@ -102,6 +102,8 @@ int check_model(const CheckOptions& o)
 {
     // Every input is checked before anything compiles.
     const KernelSpec spec = load_checked_spec(o.spec);
+    for (const auto& note : spec.notes)
+        std::cerr << "autotune: " << note << "\n";
     if (o.measured.empty())
         throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache or an autotune results file)");
     if (!std::filesystem::is_regular_file(o.measured))

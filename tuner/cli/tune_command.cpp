@@ -265,6 +265,8 @@ void print_runs(const std::vector<TuningRun>& runs, const std::filesystem::path&
 int tune(const KernelSpec& spec, const TuneOptions& o)
 {
     // Validate every input before any work, so bad input never leaves partial output.
+    for (const auto& note : spec.notes)
+        std::cerr << "autotune: " << note << "\n";
     TuneSetup setup;
     setup.spec = &spec;
     setup.arch = require_compilable_arch(o.arch);

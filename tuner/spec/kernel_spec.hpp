@@ -143,6 +143,10 @@ struct KernelSpec {
     // Why the kernel cannot be measured although it compiles (a T1 file without Arguments),
     // one line naming the file and the field; empty: it can be.
     std::string not_measurable;
+    // What the spec file says that the tool reads and does not use (a T1 file's search
+    // settings, budget, device), one line each naming the file, the field and why: the
+    // commands print them once on stderr and go on.
+    std::vector<std::string> notes;
 
     [[nodiscard]] const TunableParameter* find_parameter(std::string_view name) const;
 };

@@ -42,6 +42,12 @@ public:
                                  did_you_mean(key, {known.begin(), known.end()}), fmt::join(known, ", ")));
     }
 
+    // A field read and not used: the run goes on, and says so once.
+    void note(KernelSpec& spec, const std::string& where, const std::string& why) const
+    {
+        spec.notes.push_back(fmt::format("{}: {} is not used ({})", path_.string(), where, why));
+    }
+
     const json& required(const json& object, const std::string& key, const std::string& where) const
     {
         if (!object.contains(key) || object.at(key).is_null())
@@ -94,8 +100,9 @@ void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std
         if (spec.find_parameter(parameter.name))
             r.fail(at + ".Name", fmt::format("'{}' is a parameter twice", parameter.name));
         const std::string type = r.string(r.required(p, "Type", at), at + ".Type");
-        if (type != "int")
-            r.fail(at + ".Type", fmt::format("'{}' is not supported (int only: parameters are integer macros)", type));
+        if (type != "int" && type != "uint")
+            r.fail(at + ".Type",
+                   fmt::format("'{}' is not supported (int or uint only: parameters are integer macros)", type));
         const json& values = r.required(p, "Values", at);
         try {
             const std::string text = values.is_string() ? values.get<std::string>() : values.dump();
@@ -103,6 +110,10 @@ void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std
         } catch (const ExpressionError& e) {
             throw SpecError(fmt::format("{}: {}", r.path().string(), e.what()));
         }
+        if (type == "uint")
+            for (const auto v : parameter.values)
+                if (v < 0)
+                    r.fail(at + ".Values", fmt::format("holds {}, which a uint parameter cannot take", v));
         // The default space of a T1 run is the whole space: the file lists what to tune.
         parameter.default_values = parameter.values;
         if (p.contains("Default") && !p.at("Default").is_null()) {
@@ -144,26 +155,48 @@ std::string translate(const T1Reader& r, const std::string& text, const PythonTr
     }
 }
 
-void read_conditions(const T1Reader& r, const json& space, KernelSpec& spec)
+struct ConditionText {
+    std::string at;   // the JSON path of the expression
+    std::string text; // Python
+};
+
+// Conditions, and Constraints as some T1 writers call them: objects with an Expression
+// (and the Parameters it reads), or the expression alone as a string (Kernel Tuner's
+// restrictions).
+std::vector<ConditionText> condition_texts(const T1Reader& r, const json& space, const KernelSpec& spec)
 {
-    if (!space.contains("Conditions") || space.at("Conditions").is_null())
-        return;
-    const json& conditions = space.at("Conditions");
-    if (!conditions.is_array())
-        r.fail("ConfigurationSpace.Conditions", "must be an array");
-    const PythonTranslation names = configuration_names(spec);
-    for (std::size_t i = 0; i < conditions.size(); ++i) {
-        const std::string at = fmt::format("ConfigurationSpace.Conditions[{}]", i);
-        const json& c = conditions[i];
-        r.known_keys(c, at, {"Expression", "Parameters"});
-        if (c.contains("Parameters"))
-            for (const auto& name : c.at("Parameters")) {
-                if (!name.is_string() || !spec.find_parameter(name.get<std::string>()))
-                    r.fail(at + ".Parameters", fmt::format("names {}, which is not a tuning parameter", name.dump()));
+    std::vector<ConditionText> out;
+    for (const char* key : {"Conditions", "Constraints"}) {
+        if (!space.contains(key) || space.at(key).is_null())
+            continue;
+        const json& conditions = space.at(key);
+        if (!conditions.is_array())
+            r.fail(fmt::format("ConfigurationSpace.{}", key), "must be an array");
+        for (std::size_t i = 0; i < conditions.size(); ++i) {
+            const std::string at = fmt::format("ConfigurationSpace.{}[{}]", key, i);
+            const json& c = conditions[i];
+            if (c.is_string()) {
+                out.push_back({at, c.get<std::string>()});
+                continue;
             }
-        const std::string text = r.string(r.required(c, "Expression", at), at + ".Expression");
-        spec.constraints.push_back({fmt::format("condition_{}", i), translate(r, text, names, at + ".Expression")});
+            r.known_keys(c, at, {"Expression", "Parameters"});
+            if (c.contains("Parameters"))
+                for (const auto& name : c.at("Parameters")) {
+                    if (!name.is_string() || !spec.find_parameter(name.get<std::string>()))
+                        r.fail(at + ".Parameters", fmt::format("names {}, which is not a tuning parameter", name.dump()));
+                }
+            out.push_back({at + ".Expression", r.string(r.required(c, "Expression", at), at + ".Expression")});
+        }
     }
+    return out;
+}
+
+void read_conditions(const T1Reader& r, const std::vector<ConditionText>& conditions, KernelSpec& spec)
+{
+    const PythonTranslation names = configuration_names(spec);
+    for (std::size_t i = 0; i < conditions.size(); ++i)
+        spec.constraints.push_back(
+            {fmt::format("condition_{}", i), translate(r, conditions[i].text, names, conditions[i].at)});
 }
 
 void read_problem_size(const T1Reader& r, const json& kernel, KernelSpec& spec)
@@ -313,7 +346,11 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         const std::string at = fmt::format("{}[{}]", where, i);
         const json& a = arguments[i];
         r.known_keys(a, at, {"Name", "Type", "MemoryType", "AccessType", "MemType", "FillType", "Size", "FillValue",
-                             "Output", "Description"});
+                             "Output", "Description", "RandomSeed", "TypeSize"});
+        if (a.contains("RandomSeed"))
+            r.note(spec, at + ".RandomSeed", "random inputs are drawn from --seed");
+        if (a.contains("TypeSize"))
+            r.note(spec, at + ".TypeSize", "an element's size follows from its Type");
         KernelArgument argument;
         argument.name = r.string(r.required(a, "Name", at), at + ".Name");
         if (!is_identifier(argument.name))
@@ -374,7 +411,8 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
 
 // The T1 Default as the reference variant, when every parameter has one and the
 // conditions and CUDA's block limits keep it (a reference that cannot run checks nothing).
-void read_reference(const std::vector<std::int64_t>& defaults, const json& space, const json& kernel, KernelSpec& spec)
+void read_reference(const std::vector<std::int64_t>& defaults, const std::vector<ConditionText>& conditions,
+                    const json& kernel, KernelSpec& spec)
 {
     if (defaults.empty())
         return;
@@ -386,10 +424,9 @@ void read_reference(const std::vector<std::int64_t>& defaults, const json& space
         sizes.push_back(PythonValue{v.default_value});
     scope["ProblemSize"] = PythonValue{sizes};
     try {
-        if (space.contains("Conditions") && space.at("Conditions").is_array())
-            for (const auto& c : space.at("Conditions"))
-                if (!python_truth(evaluate_python(c.at("Expression").get<std::string>(), scope, "condition")))
-                    return;
+        for (const auto& c : conditions)
+            if (!python_truth(evaluate_python(c.text, scope, "condition")))
+                return;
         std::int64_t threads = 1;
         const json& local = kernel.at("LocalSize");
         for (const char* axis : axes) {
@@ -424,19 +461,37 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     } catch (const json::parse_error& e) {
         throw SpecError(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
     }
-    r.known_keys(root, "", {"General", "ConfigurationSpace", "KernelSpecification", "Budget", "$schema"});
+    // How to tune (the search, its budget, how often to run a configuration) is the
+    // command line's to say; what is tuned is the file's. The former is read and noted.
+    r.known_keys(root, "",
+                 {"General", "ConfigurationSpace", "KernelSpecification", "Budget", "Search", "SearchSettings",
+                  "BenchmarkConfig", "$schema"});
+    KernelSpec spec;
     if (root.contains("Budget"))
-        r.fail("Budget", "is not supported (use --budget)");
+        r.note(spec, "Budget", "a run's budget is --budget, with a --strategy that searches");
+    for (const char* search : {"Search", "SearchSettings"})
+        if (root.contains(search))
+            r.note(spec, search, "the search is --strategy");
+    if (root.contains("BenchmarkConfig"))
+        r.note(spec, "BenchmarkConfig", "a variant is run until its median is known to --max-noise");
     const json& space = r.required(root, "ConfigurationSpace", "");
-    r.known_keys(space, "ConfigurationSpace", {"TuningParameters", "Conditions"});
+    r.known_keys(space, "ConfigurationSpace", {"TuningParameters", "Conditions", "Constraints"});
     const json& kernel = r.required(root, "KernelSpecification", "");
     const std::string where = "KernelSpecification";
     r.known_keys(kernel, where,
                  {"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
                   "LocalSize", "GlobalSize", "GridDivX", "GridDivY", "GridDivZ", "ProblemSize", "SharedMemory",
-                  "Stream", "Arguments"});
+                  "Stream", "Arguments", "Device", "Profiling", "SimulationInput", "ReferenceArguments"});
+    if (kernel.contains("Device"))
+        r.note(spec, where + ".Device", "the device is the GPU the run finds, or --device for predictions");
+    if (kernel.contains("Profiling"))
+        r.note(spec, where + ".Profiling", "variants are timed, not profiled");
+    if (kernel.contains("SimulationInput"))
+        r.note(spec, where + ".SimulationInput", "replay takes a results file: autotune replay");
+    if (kernel.contains("ReferenceArguments"))
+        r.note(spec, where + ".ReferenceArguments",
+               "outputs are checked against the reference variant's: the configuration of every Default, where all have one");
 
-    KernelSpec spec;
     spec.spec_path = std::filesystem::absolute(path);
     std::string name = path.stem().string();
     if (root.contains("General") && root.at("General").contains("BenchmarkName"))
@@ -470,12 +525,13 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     std::vector<std::int64_t> defaults;
     read_parameters(r, space, spec, defaults);
     read_problem_size(r, kernel, spec);
-    read_conditions(r, space, spec);
+    const std::vector<ConditionText> conditions = condition_texts(r, space, spec);
+    read_conditions(r, conditions, spec);
     read_launch(r, kernel, spec);
     // T1 says nothing of the work: no flops (the ranking is by time), bytes from the buffers.
     spec.cost = CostModel{"0", "0", Precision::fp32};
     read_arguments(r, kernel, spec);
-    read_reference(defaults, space, kernel, spec);
+    read_reference(defaults, conditions, kernel, spec);
     check_loaded_spec(spec);
     return spec;
 }

@@ -543,6 +543,8 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
         }
         return PythonValue{std::move(out)};
     }
+    if (function == "list" && args.size() == 1) // list(range(...)): a range is a list here already
+        return PythonValue{as_list(args[0], "list()")};
     if (args.size() == 1 && (function == "len" || function == "sum")) {
         const List& items = as_list(args[0], (function + "()").c_str());
         if (function == "len")
@@ -581,8 +583,8 @@ PythonValue call(const std::string& function, const std::vector<PythonValue>& ar
             throw PythonError(fmt::format("int() of {} is beyond 64 bits", args[0].to_string()));
         return make_int(static_cast<std::int64_t>(whole));
     }
-    throw PythonError(fmt::format("unknown function '{}' with {} argument(s) (known: range, len, sum, max, min, abs, int, "
-                              "float)", function, args.size()));
+    throw PythonError(fmt::format("unknown function '{}' with {} argument(s) (known: range, list, len, sum, max, "
+                              "min, abs, int, float)", function, args.size()));
 }
 
 class Evaluator {
