@@ -60,6 +60,7 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     spec.arguments[0].memory = ArgumentMemory::constant;
     spec.arguments[0].kernel_parameter = false;
     spec.arguments[0].random_upper = 2.5;
+    spec.arguments[1].fill_value = -3;
     const auto vector = resolve_arguments(spec, problem, space.variants.front());
     EXPECT_EQ(vector[0].type, ElementType::f32);
     EXPECT_EQ(vector[0].count, 2 * scalar[0].count);
@@ -71,6 +72,8 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     EXPECT_TRUE(vector[1].kernel_parameter);
     EXPECT_EQ(vector[0].random_upper, 2.5);
     EXPECT_FALSE(vector[1].random_upper);
+    EXPECT_FALSE(vector[0].fill_value);
+    EXPECT_EQ(vector[1].fill_value, -3);
 
     MeasureJob job;
     job.arguments = vector;
@@ -81,6 +84,8 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     EXPECT_TRUE(back.arguments[1].kernel_parameter);
     EXPECT_EQ(back.arguments[0].random_upper, 2.5);
     EXPECT_FALSE(back.arguments[1].random_upper);
+    EXPECT_FALSE(back.arguments[0].fill_value);
+    EXPECT_EQ(back.arguments[1].fill_value, -3);
 
     EXPECT_EQ(parse_buffer_element("double3").components, 3);
     EXPECT_EQ(parse_buffer_element("uint2").component, ElementType::u32);

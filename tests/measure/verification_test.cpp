@@ -211,6 +211,49 @@ TEST(Inputs, AreNeverConstantEvenForTwoElementsOfANarrowType)
     }
 }
 
+// A T1 file's Constant fill of an input: every element the value, the nearest one a
+// floating-point type holds; what a type cannot hold is refused, saying why.
+TEST(Inputs, AConstantFillIsTheValueOrRefusedSayingWhy)
+{
+    const auto filled = [](ElementType type, double value) {
+        std::vector<std::byte> bytes(3 * element_size(type));
+        fill_constant_input(type, bytes, value);
+        return values_of(type, bytes);
+    };
+    EXPECT_EQ(filled(ElementType::f32, 2.5), (std::vector<double>{2.5, 2.5, 2.5}));
+    EXPECT_EQ(filled(ElementType::f32, 0.1), std::vector<double>(3, static_cast<double>(0.1f)));
+    EXPECT_EQ(filled(ElementType::f64, -1e300), std::vector<double>(3, -1e300));
+    EXPECT_EQ(filled(ElementType::f16, 1.0 / 3), std::vector<double>(3, 0.333251953125)); // 0x3555
+    EXPECT_EQ(filled(ElementType::f16, 65504), std::vector<double>(3, 65504));
+    EXPECT_EQ(filled(ElementType::bf16, 1e6), std::vector<double>(3, 999424)); // 8 significand bits
+    EXPECT_EQ(filled(ElementType::i32, -7), std::vector<double>(3, -7));
+    EXPECT_EQ(filled(ElementType::u32, 4294967295.0), std::vector<double>(3, 4294967295.0));
+    EXPECT_EQ(filled(ElementType::i64, -0x1p63), std::vector<double>(3, -0x1p63));
+    EXPECT_EQ(filled(ElementType::i8, -128), std::vector<double>(3, -128));
+
+    const auto why = [](ElementType type, double value) {
+        try {
+            check_constant_input(type, value);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(why(ElementType::i32, 2.5), "2.5 does not fit a buffer of int: not a whole number");
+    EXPECT_THAT(why(ElementType::i8, 128), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u32, -1), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u32, 4294967296.0), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::i64, 0x1p63), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::i32, static_cast<double>(static_cast<std::int32_t>(0xDEADBEEF))),
+                HasSubstr("marks an output element never written"));
+    EXPECT_THAT(why(ElementType::f32, 1e40), HasSubstr("1e+40 does not fit a buffer of float: beyond the type's range"));
+    EXPECT_THAT(why(ElementType::f16, 70000), HasSubstr("beyond the type's range (largest 65504)"));
+    EXPECT_THAT(why(ElementType::f64, std::numeric_limits<double>::quiet_NaN()), HasSubstr("not a finite number"));
+    EXPECT_EQ(why(ElementType::bf16, 3e38), "accepted");
+    std::vector<std::byte> bytes(8);
+    EXPECT_THROW(fill_constant_input(ElementType::i32, bytes, 0.5), std::invalid_argument);
+}
+
 TEST(Inputs, IntegersCoverTheirRange)
 {
     const auto values = values_of(ElementType::i32, random_bytes(ElementType::i32, 10000, 5));

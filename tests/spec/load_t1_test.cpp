@@ -178,6 +178,62 @@ TEST_F(BrokenT1, ARandomFillValueIsTheUpperEndOfTheRangeOrRefused)
     EXPECT_THAT(error_of(with_fill_value("N")), HasSubstr(at + "\"N\" is not a number"));
 }
 
+// GlobalSize without GridDiv: blocks where GlobalSizeType is CUDA (or Vulkan), threads
+// where it is OpenCL (KTT's way), the grid then rounded up.
+TEST_F(BrokenT1, GlobalSizeCountsBlocksOrThreadsByItsType)
+{
+    using nlohmann::json;
+    const auto grid_x = [&](const std::string& type) {
+        const json doc = broken([&](json& d) {
+            auto& k = d["KernelSpecification"];
+            k.erase("GridDivX");
+            k.erase("ProblemSize");
+            k["GlobalSize"] = {{"X", "1000"}};
+            k["GlobalSizeType"] = type;
+            k["Arguments"] = json::array({{{"Name", "out"}, {"Type", "float"}, {"AccessType", "WriteOnly"}, {"Size", 1000}}});
+        });
+        EXPECT_EQ(error_of(doc), "no error") << type;
+        const KernelSpec spec = load_spec(dir.path() / "scale.json");
+        const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space);
+        std::vector<std::pair<std::int64_t, std::int64_t>> grids; // (block, grid) of each variant
+        for (const auto& v : space.variants)
+            grids.emplace_back(v.block.x, v.grid.x);
+        return grids;
+    };
+    EXPECT_THAT(grid_x("CUDA"), testing::Each(testing::Field(&std::pair<std::int64_t, std::int64_t>::second, 1000)));
+    EXPECT_THAT(grid_x("Vulkan"), testing::Each(testing::Field(&std::pair<std::int64_t, std::int64_t>::second, 1000)));
+    for (const auto& [block, grid] : grid_x("OpenCL"))
+        EXPECT_EQ(grid, (1000 + block - 1) / block) << "block " << block;
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["GlobalSizeType"] = "SYCL"; })),
+                HasSubstr("KernelSpecification.GlobalSizeType 'SYCL' is not one of: CUDA, OpenCL, Vulkan"));
+}
+
+// A Constant fill of an input: every element the FillValue, which its type must hold.
+TEST_F(BrokenT1, AConstantFillOfAnInputIsItsValueOrRefused)
+{
+    auto with_constant = [](const nlohmann::json& value, const std::string& type = "float2",
+                            const std::string& access = "ReadOnly") {
+        nlohmann::json doc = valid_t1();
+        auto& a = doc["KernelSpecification"]["Arguments"][1];
+        a["FillType"] = "Constant";
+        a["Type"] = type;
+        a["AccessType"] = access;
+        if (!value.is_null())
+            a["FillValue"] = value;
+        return doc;
+    };
+    EXPECT_EQ(error_of(with_constant(1.5)), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].fill_value, 1.5);
+    EXPECT_FALSE(load_spec(dir.path() / "scale.json").arguments[1].random_upper);
+    EXPECT_EQ(error_of(with_constant(3, "int", "ReadWrite")), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].fill_value, 3);
+    EXPECT_FALSE(load_spec(dir.path() / "scale.json").arguments[0].fill_value); // an output's Constant: poisoned
+    const std::string at = "KernelSpecification.Arguments[1].FillValue ";
+    EXPECT_THAT(error_of(with_constant(2.5, "int")), HasSubstr(at + "2.5 does not fit a buffer of int: not a whole number"));
+    EXPECT_THAT(error_of(with_constant("x")), HasSubstr(at + "\"x\" is not a number"));
+    EXPECT_THAT(error_of(with_constant(nullptr)), HasSubstr("KernelSpecification.Arguments[1].FillValue is missing"));
+}
+
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
 {
     using nlohmann::json;

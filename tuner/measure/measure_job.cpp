@@ -28,6 +28,7 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
             v.constant = a.kind == ArgumentKind::buffer && a.memory == ArgumentMemory::constant;
             v.kernel_parameter = a.kernel_parameter;
             v.random_upper = a.random_upper;
+            v.fill_value = a.fill_value;
             BufferElement element;
             try {
                 element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
@@ -174,7 +175,8 @@ json to_json(const MeasureJob& job)
                              {"access", access_name(a.access)},
                              {"constant", a.constant},
                              {"parameter", a.kernel_parameter},
-                             {"random_upper", a.random_upper ? json(*a.random_upper) : json(nullptr)}});
+                             {"random_upper", a.random_upper ? json(*a.random_upper) : json(nullptr)},
+                             {"fill_value", a.fill_value ? json(*a.fill_value) : json(nullptr)}});
     return {{"variant", job.variant},
             {"label", job.label},
             {"device", job.device},
@@ -222,6 +224,8 @@ MeasureJob measure_job_from_json(const json& j)
         v.kernel_parameter = a.value("parameter", true);
         if (const auto upper = a.find("random_upper"); upper != a.end() && !upper->is_null())
             v.random_upper = upper->get<double>();
+        if (const auto fill = a.find("fill_value"); fill != a.end() && !fill->is_null())
+            v.fill_value = fill->get<double>();
         job.arguments.push_back(std::move(v));
     }
     job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();

@@ -32,6 +32,7 @@ struct ArgumentValue {
     bool constant = false;        // buffers: copied to the module's __constant__ variable `name` before launching
     bool kernel_parameter = true; // passed to the kernel in its position
     std::optional<double> random_upper; // inputs: drawn from (0, random_upper] (KernelArgument)
+    std::optional<double> fill_value;   // inputs: every element this value (KernelArgument)
 };
 
 // The spec's arguments evaluated for a problem and variant; throws SpecError-like

@@ -170,7 +170,10 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
         p.host[i].type = a.type;
         if (a.access != BufferAccess::output) {
             p.host[i].bytes.resize(bytes);
-            fill_random_input(a.type, p.host[i].bytes, job.seed + i, a.random_upper);
+            if (a.fill_value)
+                fill_constant_input(a.type, p.host[i].bytes, *a.fill_value);
+            else
+                fill_random_input(a.type, p.host[i].bytes, job.seed + i, a.random_upper);
             AUTOTUNE_CHECK(driver_, cuMemcpyHtoD(p.device[i].pointer, p.host[i].bytes.data(), bytes),
                            "uploading argument " + a.name);
         }

@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <type_traits>
@@ -199,6 +201,77 @@ void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64
             constant = load<T>(bytes.data() + (n - 1) * size) == load<T>(bytes.data());
         }
     });
+}
+
+namespace {
+
+// `value` in T's bits, or std::invalid_argument saying why T cannot hold it.
+template <class T>
+typename T::Bits constant_bits(double value, ElementType type)
+{
+    const auto refuse = [&](const std::string& why) {
+        return std::invalid_argument(fmt::format("{} does not fit a buffer of {}: {}", value, to_string(type), why));
+    };
+    if (!std::isfinite(value))
+        throw refuse("not a finite number");
+    if constexpr (std::is_same_v<T, F64>)
+        return std::bit_cast<std::uint64_t>(value);
+    else if constexpr (std::is_same_v<T, F32>) {
+        if (std::fabs(value) > std::numeric_limits<float>::max())
+            throw refuse("beyond the type's range");
+        return std::bit_cast<std::uint32_t>(static_cast<float>(value));
+    } else if constexpr (std::is_same_v<T, F16> || std::is_same_v<T, BF16>) {
+        // The nearest of the 65,536 patterns' finite values: no conversion to get wrong.
+        std::optional<std::uint16_t> best;
+        double best_distance = std::numeric_limits<double>::infinity(), largest = 0;
+        for (std::uint32_t b = 0; b <= 0xFFFF; ++b) {
+            const double v = T::value(static_cast<std::uint16_t>(b));
+            if (!std::isfinite(v))
+                continue;
+            largest = std::max(largest, v);
+            if (const double d = std::fabs(v - value); d < best_distance) {
+                best_distance = d;
+                best = static_cast<std::uint16_t>(b);
+            }
+        }
+        if (std::fabs(value) > largest)
+            throw refuse(fmt::format("beyond the type's range (largest {})", largest));
+        return *best;
+    } else {
+        using Integer = std::conditional_t<std::is_same_v<T, U32>, std::uint32_t,
+                                          std::conditional_t<std::is_same_v<T, I8>, std::int8_t,
+                                                             std::conditional_t<std::is_same_v<T, I32>, std::int32_t,
+                                                                                std::int64_t>>>;
+        if (value != std::trunc(value))
+            throw refuse("not a whole number");
+        // The bounds as doubles: the lowest is a power of two (exact); the highest rounds up
+        // to one for 64 bits, which is beyond the range, hence < rather than <=.
+        const double lowest = static_cast<double>(std::numeric_limits<Integer>::lowest());
+        const double beyond = static_cast<double>(std::numeric_limits<Integer>::max()) + 1.0;
+        if (value < lowest || value >= beyond)
+            throw refuse("beyond the type's range");
+        const auto bits = static_cast<typename T::Bits>(static_cast<Integer>(value));
+        if (bits == T::poison)
+            throw refuse("the pattern that marks an output element never written");
+        return bits;
+    }
+}
+
+} // namespace
+
+void fill_constant_input(ElementType type, std::span<std::byte> bytes, double value)
+{
+    with_traits(type, [&]<class T>(T) {
+        const auto bits = constant_bits<T>(value, type);
+        constexpr std::size_t size = sizeof(typename T::Bits);
+        for (std::size_t i = 0, n = whole_elements(type, bytes.size()); i < n; ++i)
+            store<T>(bytes.data() + i * size, bits);
+    });
+}
+
+void check_constant_input(ElementType type, double value)
+{
+    with_traits(type, [&]<class T>(T) { (void)constant_bits<T>(value, type); });
 }
 
 void fill_poison(ElementType type, std::span<std::byte> bytes)

@@ -1,5 +1,5 @@
 // Checking a variant's output before its time counts: inputs from a seeded generator
-// (never zero, never constant), outputs poisoned before each verification launch, and a
+// (never zero, never constant; constant only where a spec asks for it), outputs poisoned before each verification launch, and a
 // comparison against a reference with a tolerance per precision. An unwritten element,
 // a NaN, or an error over tolerance fails the variant.
 #pragma once
@@ -21,6 +21,14 @@ namespace autotune {
 // std::invalid_argument), values in (0, upper] instead: a T1 file's Random FillValue.
 void fill_random_input(ElementType type, std::span<std::byte> bytes, std::uint64_t seed,
                        std::optional<double> upper = std::nullopt);
+
+// Every element `value` (a T1 file's Constant fill of an input): the nearest value of a
+// floating-point type, exactly the integer of an integer type. Throws std::invalid_argument
+// saying why when the type cannot hold it: beyond its range, not a whole number for an
+// integer type, or the integer pattern that marks unwritten elements.
+void fill_constant_input(ElementType type, std::span<std::byte> bytes, double value);
+// The same checks alone, for a spec loader before anything compiles.
+void check_constant_input(ElementType type, double value);
 
 // The poison written into outputs before a verification launch: a quiet NaN with a
 // recognisable payload for floating-point types, a sentinel for integers.

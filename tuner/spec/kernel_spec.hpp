@@ -85,6 +85,8 @@ struct KernelArgument {
     // (T1's FillValue on a Random fill: KTT's uniform [0, FillValue), zero left out as ever).
     // Floating-point buffers only. None: the default range.
     std::optional<double> random_upper;
+    // Inputs: every element this value instead of random ones (T1's Constant fill).
+    std::optional<double> fill_value;
 };
 
 struct LaunchGeometry {

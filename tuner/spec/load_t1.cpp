@@ -1,6 +1,7 @@
 #include "spec/load_t1.hpp"
 
 #include "measure/element_type.hpp"
+#include "measure/verification.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/python_expression.hpp"
 #include "util/closest_name.hpp"
@@ -244,9 +245,12 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
 {
     const PythonTranslation names = configuration_names(spec);
     const std::string where = "KernelSpecification";
-    if (kernel.contains("GlobalSizeType") && r.string(kernel.at("GlobalSizeType"), where + ".GlobalSizeType") != "CUDA")
-        r.fail(where + ".GlobalSizeType",
-               fmt::format("'{}' is not supported (CUDA: GlobalSize counts blocks)", kernel.at("GlobalSizeType").get<std::string>()));
+    // GlobalSize counts blocks (CUDA, Vulkan: workgroups) or threads (OpenCL, as KTT
+    // writes it for CUDA kernels too: the grid is then GlobalSize / LocalSize, rounded up).
+    const std::string size_type =
+        kernel.contains("GlobalSizeType") ? r.string(kernel.at("GlobalSizeType"), where + ".GlobalSizeType") : "CUDA";
+    if (size_type != "CUDA" && size_type != "Vulkan" && size_type != "OpenCL")
+        r.fail(where + ".GlobalSizeType", fmt::format("'{}' is not one of: CUDA, OpenCL, Vulkan", size_type));
     spec.launch.block = read_dimensions(r, r.required(kernel, "LocalSize", where), where + ".LocalSize", names);
 
     // Kernel Tuner's semantics: with ProblemSize, grid.d = ceil(ProblemSize[d] / product of
@@ -285,6 +289,9 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
         r.fail(where + ".GridDivX", "needs ProblemSize (the grid divides the problem)");
     } else {
         spec.launch.grid = read_dimensions(r, r.required(kernel, "GlobalSize", where), where + ".GlobalSize", names);
+        if (size_type == "OpenCL")
+            for (std::size_t d = 0; d < 3; ++d)
+                spec.launch.grid[d] = fmt::format("ceil_div({}, {})", spec.launch.grid[d], spec.launch.block[d]);
     }
     if (kernel.contains("SharedMemory") && !kernel.at("SharedMemory").is_null())
         spec.launch.dynamic_shared_bytes = translate(r, r.expression(kernel.at("SharedMemory"), where + ".SharedMemory"),
@@ -313,6 +320,20 @@ double random_upper_of(const T1Reader& r, const json& value, ElementType type, c
                                "to {:.3g})",
                                value.dump(), to_string(type), least, most));
     return upper;
+}
+
+// A Constant fill's FillValue, which the element type must hold.
+double constant_fill_of(const T1Reader& r, const json& value, ElementType type, const std::string& at)
+{
+    if (!value.is_number())
+        r.fail(at, fmt::format("{} is not a number (the value of every element of a Constant fill)", value.dump()));
+    const double fill = value.get<double>();
+    try {
+        check_constant_input(type, fill);
+    } catch (const std::invalid_argument& e) {
+        r.fail(at, e.what());
+    }
+    return fill;
 }
 
 void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
@@ -392,14 +413,17 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
             if (argument.memory == ArgumentMemory::constant && argument.access != BufferAccess::input)
                 r.fail(at + ".AccessType", "must be ReadOnly for constant memory");
         }
-        // Inputs are the tuner's seeded random values (FillType Random); an output's fill
-        // is overwritten by the kernel (the tuner poisons outputs to find unwritten elements).
+        // Inputs are seeded random values (FillType Random) or every element the FillValue
+        // (Constant); an output's fill is overwritten by the kernel (the tuner poisons
+        // outputs to find unwritten elements).
         const std::string fill = a.contains("FillType") ? r.string(a.at("FillType"), at + ".FillType") : "Random";
-        if (fill != "Random" && !(fill == "Constant" && argument.access == BufferAccess::output))
-            r.fail(at + ".FillType", fmt::format("'{}' is not supported for a {} argument (inputs are seeded random "
-                                                 "values; Constant only on WriteOnly)", fill, access));
+        if (fill != "Random" && fill != "Constant")
+            r.fail(at + ".FillType", fmt::format("'{}' is not supported (Random or Constant: the tuner makes its "
+                                                 "inputs, for any problem size)", fill));
         if (fill == "Random" && argument.access != BufferAccess::output && a.contains("FillValue"))
             argument.random_upper = random_upper_of(r, a.at("FillValue"), element.component, at + ".FillValue");
+        if (fill == "Constant" && argument.access != BufferAccess::output)
+            argument.fill_value = constant_fill_of(r, r.required(a, "FillValue", at), element.component, at + ".FillValue");
         argument.size = translate(r, r.expression(r.required(a, "Size", at), at + ".Size"), names, at + ".Size");
         if (argument.kernel_parameter || argument.memory == ArgumentMemory::global)
             bytes.push_back(fmt::format("{} * ({})", element_size(element.component) * element.components, argument.size));
