@@ -210,6 +210,24 @@ TEST(DeviceTable, UnknownKeyThrowsListingTheKeys)
     }
 }
 
+// Names as drivers report them (Kernel Tuner's device_name, cuDeviceGetName).
+TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
+{
+    const auto key_of = [](std::string_view name) {
+        const DeviceSpec* d = find_device_by_name(name);
+        return d ? d->key : std::string("none");
+    };
+    EXPECT_EQ(key_of("NVIDIA A100-PCIE-40GB"), "a100-pcie-40gb");
+    EXPECT_EQ(key_of("NVIDIA A100-SXM4-80GB"), "a100-sxm-80gb");
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3060 Laptop GPU"), "rtx-3060-laptop");
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090"), "rtx-3090");
+    EXPECT_EQ(key_of("NVIDIA TITAN RTX"), "titan-rtx");
+    EXPECT_EQ(key_of("NVIDIA H200"), "h200-sxm");             // the one name it begins
+    EXPECT_EQ(key_of("NVIDIA A100"), "none");                 // begins two
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090 Ti"), "none");  // another GPU, not a 3090
+    EXPECT_EQ(key_of(""), "none");
+}
+
 // FP32 peak = SMs x FP32 lanes per SM x 2 (FMA) x boost clock. 7.5 and 8.0 have 64 FP32
 // cores per SM (Guide, Compute Capability 7.x and 8.x); the others here 128. Datasheets round, and B200's
 // clock is a measured maximum, so allow 3%.

@@ -207,6 +207,23 @@ TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
     EXPECT_EQ(ranks, (std::set<std::size_t>{1, 2}));
 }
 
+// Without --device the prediction is for the device the file names, where the table has it
+// and it is of --arch; else the arch's default.
+TEST_F(CheckModelCli, WithoutDeviceThePredictionIsForTheMeasuredDevice)
+{
+    json cache = kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6}));
+    const auto device_for = [&](const std::string& reported, const std::string& extra = "") {
+        cache["device_name"] = reported;
+        const auto path = write("copy.json", cache);
+        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json {}", copy_spec(), path.string(), extra));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return json::parse(r.out).at("device").get<std::string>();
+    };
+    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB"), "a100-pcie-40gb");
+    EXPECT_EQ(device_for("NVIDIA GeForce RTX 3090"), "a100-sxm-80gb"); // sm_86: not the device of --arch
+    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB", "--device a100-sxm-80gb"), "a100-sxm-80gb");
+}
+
 TEST_F(CheckModelCli, ASeededSampleIsTheSameEveryRun)
 {
     const auto path = write("copy.json", kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6})));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace autotune {
@@ -32,5 +33,11 @@ struct DeviceSpec {
 
 // By key ("h200-sxm"); throws ArchError naming it and listing the known keys.
 [[nodiscard]] const DeviceSpec& find_device_spec(const std::string& key);
+
+// The device whose name is `reported` as a driver or a tool reports it ("NVIDIA
+// A100-PCIE-40GB" for "NVIDIA A100 PCIe 40GB": case, spaces and punctuation aside), or
+// else the one device whose name it begins ("NVIDIA H200" for "NVIDIA H200 SXM 141GB");
+// nullptr when there is none or more than one.
+[[nodiscard]] const DeviceSpec* find_device_by_name(std::string_view reported);
 
 } // namespace autotune

@@ -1,6 +1,7 @@
 #include "arch/device_spec.hpp"
 #include "arch/arch_target.hpp"
 
+#include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -259,6 +260,39 @@ const DeviceSpec* default_device_for(int compute_capability)
         if (device.compute_capability == compute_capability && device.default_for_arch)
             return &device;
     return nullptr;
+}
+
+namespace {
+
+// Letters (lower case) and digits only.
+std::string name_letters(std::string_view name)
+{
+    std::string out;
+    for (const char c : name)
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+const DeviceSpec* find_device_by_name(std::string_view reported)
+{
+    const std::string wanted = name_letters(reported);
+    if (wanted.empty())
+        return nullptr;
+    const DeviceSpec* begun = nullptr;
+    std::size_t begun_count = 0;
+    for (const auto& device : device_table()) {
+        const std::string letters = name_letters(device.name);
+        if (letters == wanted)
+            return &device;
+        if (letters.starts_with(wanted)) {
+            begun = &device;
+            ++begun_count;
+        }
+    }
+    return begun_count == 1 ? begun : nullptr;
 }
 
 const DeviceSpec& find_device_spec(const std::string& key)

@@ -125,6 +125,11 @@ int check_model(const CheckOptions& o)
     MeasuredJoin join;
     try {
         measured = read_measured_file(o.measured);
+        // Without --device the prediction is for the device the file was measured on,
+        // where the table has it and it is of --arch.
+        if (const DeviceSpec* d = find_device_by_name(measured.device);
+            o.device.empty() && d && d->compute_capability == setup.arch.number())
+            setup.roofline_device = d;
         if (o.sample > 0) {
             std::vector<MeasuredConfiguration> sampled;
             for (const std::size_t p : sample_positions(measured.configurations.size(), o.sample, o.seed))
@@ -241,7 +246,7 @@ int check_model_command(const Arguments& args)
     line.options()
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz) or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
-        ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the arch's)")
+        ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
         ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")

@@ -94,7 +94,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("lazy-compile", po::bool_switch(&o.lazy_compile), "with a GPU and a --budget: compile only the variants the search measures (the strategy then sees parameters and --prior times, no compiled facts); without a GPU every variant is compiled and predicted")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
-        ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the arch's)")
+        ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the GPU measured on where the table has it, else the arch's)")
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(add, o.compile_timeout);
     add
@@ -208,6 +208,10 @@ void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
     for (const auto& gpu : gpus)
         if (gpu.compute_capability == arch.number()) {
             setup.device = gpu;
+            // The model predicts for this GPU where the table has it and --device names none.
+            if (const DeviceSpec* d = find_device_by_name(gpu.name);
+                !setup.roofline_device_named && d && d->compute_capability == arch.number())
+                setup.roofline_device = d;
             return;
         }
     std::string present;
