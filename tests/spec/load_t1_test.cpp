@@ -259,6 +259,9 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("KernelSpecification.Tuning is not a T1 field"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryFile"; })),
                 HasSubstr("KernelSpecification.Arguments[1].FillType 'BinaryFile' is not supported"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["MemoryType"] = "Local"; })),
+                HasSubstr("KernelSpecification.Arguments[1].MemoryType 'Local' is not supported (OpenCL's __local "
+                          "arguments; a CUDA kernel's dynamic shared memory is KernelSpecification.SharedMemory"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["MemType"] = "Texture"; })),
                 HasSubstr("KernelSpecification.Arguments[1].MemType 'Texture' is not supported"));
     EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })),

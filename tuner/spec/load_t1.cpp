@@ -392,6 +392,9 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
             spec.arguments.push_back(std::move(argument));
             continue;
         }
+        if (memory == "Local")
+            r.fail(at + ".MemoryType", "'Local' is not supported (OpenCL's __local arguments; a CUDA kernel's dynamic "
+                                       "shared memory is KernelSpecification.SharedMemory, in bytes)");
         if (memory != "Vector")
             r.fail(at + ".MemoryType", fmt::format("'{}' is not supported (Vector or Scalar)", memory));
         argument.kind = ArgumentKind::buffer;
