@@ -1,5 +1,6 @@
 // T1 kernel descriptions (JSON): the two shared files as Kernel Tuner tuned them, and
 // broken files, each refused in one line naming the file and the field.
+#include "measure/element_type.hpp"
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/reference_variant.hpp"
@@ -209,6 +210,24 @@ TEST_F(BrokenT1, GlobalSizeCountsBlocksOrThreadsByItsType)
 }
 
 // A Constant fill of an input: every element the FillValue, which its type must hold.
+// The schema's width-named types are the CUDA types of the same width.
+TEST_F(BrokenT1, WidthNamedTypesAreTheirCudaTypes)
+{
+    using nlohmann::json;
+    EXPECT_EQ(error_of(broken([](json& d) {
+                  auto& args = d["KernelSpecification"]["Arguments"];
+                  args[2]["Type"] = "int32";
+                  args[1]["Type"] = "uint32";
+              })),
+              "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_EQ(spec.arguments[2].element_type, "int32_t");
+    EXPECT_EQ(spec.arguments[1].element_type, "uint32_t");
+    EXPECT_EQ(parse_element_type(spec.arguments[2].element_type), ElementType::i32);
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["Type"] = "uint16"; })),
+                AllOf(HasSubstr("KernelSpecification.Arguments[1].Type"), HasSubstr("\"uint16\"")));
+}
+
 TEST_F(BrokenT1, AConstantFillOfAnInputIsItsValueOrRefused)
 {
     auto with_constant = [](const nlohmann::json& value, const std::string& type = "float2",
@@ -259,6 +278,12 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("KernelSpecification.Tuning is not a T1 field"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryFile"; })),
                 HasSubstr("KernelSpecification.Arguments[1].FillType 'BinaryFile' is not supported"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["ProblemSize"] = {"tile * 64"}; })),
+                AllOf(HasSubstr("KernelSpecification.ProblemSize[0]"), HasSubstr("unknown name 'tile'"),
+                      HasSubstr("(sizes that depend on parameters are not supported)")));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["ProblemSize"] = {"4096 +"}; })),
+                AllOf(HasSubstr("KernelSpecification.ProblemSize[0]: cannot parse '4096 +'"),
+                      testing::Not(HasSubstr("depend on parameters"))));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["MemoryType"] = "Local"; })),
                 HasSubstr("KernelSpecification.Arguments[1].MemoryType 'Local' is not supported (OpenCL's __local "
                           "arguments; a CUDA kernel's dynamic shared memory is KernelSpecification.SharedMemory"));

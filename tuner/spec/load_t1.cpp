@@ -219,8 +219,10 @@ void read_problem_size(const T1Reader& r, const json& kernel, KernelSpec& spec)
                 r.fail(at, fmt::format("is {}, not an integer", v.to_string()));
             value = std::get<std::int64_t>(v.value);
         } catch (const ExpressionError& e) {
-            throw SpecError(fmt::format("{}: {} (sizes that depend on parameters are not supported)",
-                                        r.path().string(), e.what()));
+            // A name here can only be a parameter's (none is in scope): say why it is refused.
+            const bool names_something = std::string_view(e.what()).find("unknown name") != std::string_view::npos;
+            throw SpecError(fmt::format("{}: {}{}", r.path().string(), e.what(),
+                                        names_something ? " (sizes that depend on parameters are not supported)" : ""));
         }
         if (value <= 0)
             r.fail(at, fmt::format("is {}, not a positive size", value));
@@ -322,6 +324,18 @@ double random_upper_of(const T1Reader& r, const json& value, ElementType type, c
     return upper;
 }
 
+// The T1 schema names types by width (int32, uint32, ...): the CUDA spelling of each the
+// tuner has; any other name (float, float2, int, ...) is left for the type parser to judge.
+std::string cuda_type_of(const std::string& t1_type)
+{
+    static const std::pair<const char*, const char*> widths[] = {
+        {"int8", "int8_t"}, {"int32", "int32_t"}, {"uint32", "uint32_t"}, {"int64", "int64_t"}};
+    for (const auto& [t1, cuda] : widths)
+        if (t1_type == t1)
+            return cuda;
+    return t1_type;
+}
+
 // A Constant fill's FillValue, which the element type must hold.
 double constant_fill_of(const T1Reader& r, const json& value, ElementType type, const std::string& at)
 {
@@ -376,7 +390,7 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         argument.name = r.string(r.required(a, "Name", at), at + ".Name");
         if (!is_identifier(argument.name))
             r.fail(at + ".Name", fmt::format("'{}' is not a valid identifier", argument.name));
-        argument.element_type = r.string(r.required(a, "Type", at), at + ".Type");
+        argument.element_type = cuda_type_of(r.string(r.required(a, "Type", at), at + ".Type"));
         const std::string memory = a.contains("MemoryType") ? r.string(a.at("MemoryType"), at + ".MemoryType") : "Vector";
         BufferElement element;
         try {
