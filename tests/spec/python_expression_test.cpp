@@ -44,6 +44,25 @@ TEST(PythonExpression, EvaluatesTheValuesT1FilesWrite)
     EXPECT_EQ(eval("list([3, 1])"), "[3, 1]");
 }
 
+TEST(PythonExpression, BitwiseOperatorsFollowPython)
+{
+    EXPECT_EQ(eval("6 & 3"), "2");
+    EXPECT_EQ(eval("6 | 3"), "7");
+    EXPECT_EQ(eval("6 ^ 3"), "5");
+    EXPECT_EQ(eval("~5"), "-6");
+    EXPECT_EQ(eval("1 << 20"), "1048576");
+    EXPECT_EQ(eval("-7 >> 1"), "-4");
+    EXPECT_EQ(eval("-1 >> 100"), "-1");
+    EXPECT_EQ(eval("1 | 2 ^ 3 & 4 << 1"), "3"); // 1 | (2 ^ (3 & (4 << 1)))
+    EXPECT_EQ(eval("8 & 7 == 0"), "True");      // (8 & 7) == 0: & binds tighter than comparisons
+    EXPECT_THAT(evaluate_python_integers("[1 << i for i in range(5, 11)]", {}, "t"), ElementsAre(32, 64, 128, 256, 512, 1024));
+    EXPECT_THAT(evaluation_error("1 << 63"), HasSubstr("overflow"));
+    EXPECT_THAT(evaluation_error("-1 << 64"), HasSubstr("overflow"));
+    EXPECT_EQ(eval("-1 << 63"), "-9223372036854775808");
+    EXPECT_THAT(evaluation_error("1 << -1"), HasSubstr("negative shift count"));
+    EXPECT_THAT(evaluation_error("1.5 & 1"), HasSubstr("'&'"));
+}
+
 TEST(PythonExpression, FollowsPythonArithmetic)
 {
     EXPECT_EQ(eval("7 // 2"), "3");
@@ -201,6 +220,12 @@ TEST(PythonExpression, TranslatesIntoTheSpecExpressionLanguageWithTheSameValues)
         "max(a, b) - min(a, 3) + abs(a - b)",
         "(ProblemSize[0] + max(filter) - 1) // a",
         "a / 4 * 2",
+        "a & (a - 1) == 0",               // & binds tighter than ==, as in Python
+        "(a & (a - 1)) == 0",
+        "a | b ^ 3 & 5",                  // |, ^, & in Python's order
+        "(a << 2) + (b >> 1) - (-a >> 1)", // >> floors, as Python's
+        "1 << a % 7 <= 64 * b",
+        "~a + ~(-b)",
     };
     ExpressionScope scope({"a", "b", "problem_size_x"});
     for (const auto& text : cases)

@@ -2,7 +2,9 @@
 
 #include "util/closest_name.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 #include <muParser.h>
 
@@ -37,6 +39,35 @@ double is_power_of_two(double a)
     return (v & (v - 1)) == 0 ? 1 : 0;
 }
 double logical_not(double a) { return a == 0 ? 1 : 0; }
+
+// The bitwise functions (Python's &, |, ^, <<, >> in a T1 condition) take whole numbers
+// that a double holds exactly, as every value here is.
+std::int64_t whole(double a, const char* function)
+{
+    if (a != std::floor(a) || std::fabs(a) > 0x1p53)
+        throw mu::ParserError(fmt::format("{} needs whole numbers within 2^53, not {}", function, a));
+    return static_cast<std::int64_t>(a);
+}
+double bit_and(double a, double b) { return static_cast<double>(whole(a, "bit_and") & whole(b, "bit_and")); }
+double bit_or(double a, double b) { return static_cast<double>(whole(a, "bit_or") | whole(b, "bit_or")); }
+double bit_xor(double a, double b) { return static_cast<double>(whole(a, "bit_xor") ^ whole(b, "bit_xor")); }
+double shift_left(double a, double b)
+{
+    const std::int64_t x = whole(a, "shift_left"), n = whole(b, "shift_left");
+    if (n < 0)
+        throw mu::ParserError("shift_left by a negative count");
+    const double r = std::ldexp(static_cast<double>(x), static_cast<int>(std::min<std::int64_t>(n, 64)));
+    if (std::fabs(r) > 0x1p53)
+        throw mu::ParserError("shift_left beyond 2^53");
+    return r;
+}
+double shift_right(double a, double b)
+{
+    const std::int64_t x = whole(a, "shift_right"), n = whole(b, "shift_right");
+    if (n < 0)
+        throw mu::ParserError("shift_right by a negative count");
+    return static_cast<double>(n >= 63 ? (x < 0 ? -1 : 0) : (x >> n)); // floors, as Python's does
+}
 
 } // namespace
 
@@ -91,6 +122,11 @@ Expression::Expression(const std::string& text, const std::string& origin, Expre
         parser_->DefineFun("ceil_div", ceil_div);
         parser_->DefineFun("floor_div", floor_div);
         parser_->DefineFun("is_power_of_two", is_power_of_two);
+        parser_->DefineFun("bit_and", bit_and);
+        parser_->DefineFun("bit_or", bit_or);
+        parser_->DefineFun("bit_xor", bit_xor);
+        parser_->DefineFun("shift_left", shift_left);
+        parser_->DefineFun("shift_right", shift_right);
         parser_->DefineOprt("%", modulo, mu::prMUL_DIV, mu::oaLEFT);
         parser_->DefineInfixOprt("!", logical_not);
         for (const auto& [name, slot] : scope.slots_)

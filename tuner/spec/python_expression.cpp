@@ -5,6 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <initializer_list>
+#include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -29,8 +32,9 @@ struct Token {
 
 std::vector<Token> tokenize(const std::string& text)
 {
-    static const std::vector<std::string> operators{"**", "//", "<=", ">=", "==", "!=", "<", ">", "+", "-",
-                                                    "*",  "/",  "%",  "(",  ")",  "[",  "]", ",", "."};
+    static const std::vector<std::string> operators{"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "<", ">", "+",
+                                                    "-",  "*",  "/",  "%",  "&",  "|",  "^",  "~",  "(", ")", "[",
+                                                    "]",  ",",  "."};
     std::vector<Token> tokens;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -191,7 +195,7 @@ private:
     }
     Node comparison()
     {
-        Node first = arith();
+        Node first = bit_or();
         std::optional<Node> node; // made at the first operator, so that a lone operand keeps its depth
         for (;;) {
             std::string op;
@@ -206,9 +210,28 @@ private:
             if (!node)
                 node = make(NodeKind::compare, "", std::move(first));
             node->ops.push_back(op);
-            add(*node, arith());
+            add(*node, bit_or());
         }
         return node ? std::move(*node) : std::move(first);
+    }
+    // Python's bitwise levels, loosest first: |, ^, &, then the shifts.
+    Node bit_or() { return left_associative({"|"}, &Parser::bit_xor); }
+    Node bit_xor() { return left_associative({"^"}, &Parser::bit_and); }
+    Node bit_and() { return left_associative({"&"}, &Parser::shift); }
+    Node shift() { return left_associative({"<<", ">>"}, &Parser::arith); }
+    Node left_associative(std::initializer_list<const char*> ops, Node (Parser::*operand)())
+    {
+        Node left = (this->*operand)();
+        for (;;) {
+            const char* op = nullptr;
+            for (const char* o : ops)
+                if (is(o))
+                    op = o;
+            if (!op)
+                return left;
+            ++pos_;
+            left = make(NodeKind::binary, op, std::move(left), (this->*operand)());
+        }
     }
     Node arith()
     {
@@ -232,7 +255,7 @@ private:
     }
     Node factor()
     {
-        if (is("-") || is("+")) {
+        if (is("-") || is("+") || is("~")) {
             std::string op = peek().text;
             ++pos_;
             const Nesting nesting(nesting_);
@@ -419,6 +442,24 @@ void check_overflow(bool overflow)
         throw PythonError("integer overflow (beyond 64 bits)");
 }
 
+// Python's bitwise operators on integers; a shift past 64 bits is an overflow, as
+// elsewhere here, and a negative count an error, as in Python.
+PythonValue bitwise(const std::string& op, std::int64_t x, std::int64_t y)
+{
+    if (op == "&") return make_int(x & y);
+    if (op == "|") return make_int(x | y);
+    if (op == "^") return make_int(x ^ y);
+    if (y < 0)
+        throw PythonError("negative shift count");
+    if (op == ">>") // floors, as Python's does for negative numbers
+        return make_int(y >= 63 ? (x < 0 ? -1 : 0) : (x >> y));
+    if (x == 0)
+        return make_int(0);
+    check_overflow(y >= 64 || x > (std::numeric_limits<std::int64_t>::max() >> y) ||
+                   x < (std::numeric_limits<std::int64_t>::min() >> y));
+    return make_int(static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y));
+}
+
 PythonValue arithmetic(const std::string& op, const PythonValue& a, const PythonValue& b)
 {
     if (op == "+" && a.is_list() && b.is_list()) {
@@ -440,6 +481,8 @@ PythonValue arithmetic(const std::string& op, const PythonValue& a, const Python
         return PythonValue{std::move(out)};
     }
     const std::string what = "'" + op + "'";
+    if (op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>")
+        return bitwise(op, as_int(a, what.c_str()), as_int(b, what.c_str()));
     if (!is_number(a) || !is_number(b))
         throw PythonError(fmt::format("{} needs numbers, not {} and {}", what, a.to_string(), b.to_string()));
     if (op == "/") {
@@ -622,6 +665,8 @@ public:
             const PythonValue v = eval(n.children[0]);
             if (n.text == "+")
                 return arithmetic("+", make_int(0), v);
+            if (n.text == "~") // -v - 1, for integers only
+                return arithmetic("-", arithmetic("-", make_int(0), make_int(as_int(v, "'~'"))), make_int(1));
             return arithmetic("-", make_int(0), v);
         }
         case NodeKind::binary:
@@ -774,6 +819,8 @@ public:
             throw PythonError("indexing is only supported on constant lists here");
         }
         case NodeKind::unary:
+            if (n.text == "~")
+                return fmt::format("(-{} - 1)", translate(n.children[0]));
             return n.text == "-" ? fmt::format("(-{})", translate(n.children[0])) : translate(n.children[0]);
         case NodeKind::binary: {
             const std::string a = translate(n.children[0]);
@@ -782,6 +829,10 @@ public:
                 return fmt::format("floor_div({}, {})", a, b);
             if (n.text == "**")
                 return fmt::format("({} ^ {})", a, b);
+            static const std::map<std::string, const char*> bitwise{
+                {"&", "bit_and"}, {"|", "bit_or"}, {"^", "bit_xor"}, {"<<", "shift_left"}, {">>", "shift_right"}};
+            if (const auto it = bitwise.find(n.text); it != bitwise.end())
+                return fmt::format("{}({}, {})", it->second, a, b);
             return fmt::format("({} {} {})", a, n.text, b);
         }
         case NodeKind::compare: {
