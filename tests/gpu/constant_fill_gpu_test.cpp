@@ -15,7 +15,7 @@ using namespace autotune;
 
 namespace {
 
-const char* const kernel = R"cu(
+const char* const constant_in_kernel = R"cu(
 extern "C" __global__ void constant_in(float* out, const float* in, int n)
 {
     const int i = blockIdx.x * block_size_x + threadIdx.x;
@@ -27,7 +27,7 @@ extern "C" __global__ void constant_in(float* out, const float* in, int n)
 }
 )cu";
 
-const char* const t1 = R"json({
+const char* const constant_in_t1 = R"json({
   "ConfigurationSpace": {"TuningParameters": [{"Name": "block_size_x", "Type": "int", "Values": "[64, 128]"}]},
   "KernelSpecification": {
     "KernelName": "constant_in", "KernelFile": "constant_in.cu", "LocalSize": {"X": "block_size_x"},
@@ -47,8 +47,8 @@ class ConstantFillOnGpu : public test::GpuTest {};
 
 TEST_F(ConstantFillOnGpu, EveryElementOfTheInputIsTheFillValue)
 {
-    std::ofstream(dir_.path() / "constant_in.cu") << kernel;
-    std::ofstream(dir_.path() / "constant_in.json") << t1;
+    std::ofstream(dir_.path() / "constant_in.cu") << constant_in_kernel;
+    std::ofstream(dir_.path() / "constant_in.json") << constant_in_t1;
     const KernelSpec spec = load_spec(dir_.path() / "constant_in.json");
     const Problem problem = resolve_problems(spec, {}).front();
     const auto variants = enumerate_space(spec, problem, SpaceSelection::default_space).variants;
