@@ -246,6 +246,10 @@ TEST_F(BrokenT1, AConstantFillOfAnInputIsItsValueOrRefused)
     EXPECT_FALSE(load_spec(dir.path() / "scale.json").arguments[1].random_upper);
     EXPECT_EQ(error_of(with_constant(3, "int", "ReadWrite")), "no error");
     EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].fill_value, 3);
+    // The least traffic: the WriteOnly float written once, the ReadWrite int read and written.
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").cost.bytes, "4 * (problem_size_x) + 8 * (problem_size_x)");
+    EXPECT_EQ(error_of(with_constant(3, "int", "ReadOnly")), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").cost.bytes, "4 * (problem_size_x) + 4 * (problem_size_x)");
     EXPECT_FALSE(load_spec(dir.path() / "scale.json").arguments[0].fill_value); // an output's Constant: poisoned
     const std::string at = "KernelSpecification.Arguments[1].FillValue ";
     EXPECT_THAT(error_of(with_constant(2.5, "int")), HasSubstr(at + "2.5 does not fit a buffer of int: not a whole number"));

@@ -442,11 +442,14 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         if (fill == "Constant" && argument.access != BufferAccess::output)
             argument.fill_value = constant_fill_of(r, r.required(a, "FillValue", at), element.component, at + ".FillValue");
         argument.size = translate(r, r.expression(r.required(a, "Size", at), at + ".Size"), names, at + ".Size");
+        // A ReadWrite buffer is read and written: twice its size at the least.
         if (argument.kernel_parameter || argument.memory == ArgumentMemory::global)
-            bytes.push_back(fmt::format("{} * ({})", element_size(element.component) * element.components, argument.size));
+            bytes.push_back(fmt::format("{} * ({})", (argument.access == BufferAccess::input_output ? 2 : 1) *
+                                                         element_size(element.component) * element.components,
+                                        argument.size));
         spec.arguments.push_back(std::move(argument));
     }
-    // The minimum traffic: every buffer read or written once. T1 has no flop count.
+    // The minimum traffic: every input read once, every output written once. T1 has no flop count.
     spec.cost.bytes = bytes.empty() ? std::string("0") : fmt::format("{}", fmt::join(bytes, " + "));
 }
 
