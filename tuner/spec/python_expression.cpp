@@ -665,8 +665,8 @@ public:
             const PythonValue v = eval(n.children[0]);
             if (n.text == "+")
                 return arithmetic("+", make_int(0), v);
-            if (n.text == "~") // -v - 1, for integers only
-                return arithmetic("-", arithmetic("-", make_int(0), make_int(as_int(v, "'~'"))), make_int(1));
+            if (n.text == "~") // integers only; -v - 1, which no int64 overflows
+                return make_int(~as_int(v, "'~'"));
             return arithmetic("-", make_int(0), v);
         }
         case NodeKind::binary:
