@@ -91,4 +91,34 @@ TEST_F(T1Cli, TuningSettingsInTheFileAreNotedOnceAndTheRunGoesOn)
     EXPECT_EQ(results.at("variants").size(), 2u);
 }
 
+// BAT's files have no ProblemSize (the launch is GlobalSize in threads, OpenCL's way), and a
+// Default for a fixed limit that is not its value (MAX_THREADS = [1024], Default 1): the run
+// goes on without a reference variant, saying so, and prints no empty problem.
+TEST_F(T1Cli, AFileWithoutProblemSizeOrUsableDefaultsRuns)
+{
+    std::ofstream(dir.path() / "k.cu") << "extern \"C\" __global__ void k(float* o) { o[threadIdx.x] = 1; }\n";
+    std::ofstream(dir.path() / "k.json") << R"json({
+  "General": {"FormatVersion": "0.0.1", "BenchmarkName": "k"},
+  "ConfigurationSpace": {"TuningParameters": [{"Name": "BLOCK_SIZE_X", "Type": "int", "Values": "[32, 64]", "Default": 32},
+                                              {"Name": "MAX_THREADS", "Type": "int", "Values": "[1024]", "Default": 1}],
+                         "Conditions": [{"Expression": "BLOCK_SIZE_X <= MAX_THREADS", "Parameters": ["BLOCK_SIZE_X", "MAX_THREADS"]}]},
+  "KernelSpecification": {"Language": "CUDA", "KernelName": "k", "KernelFile": "k.cu", "GlobalSizeType": "OpenCL",
+                          "LocalSize": {"X": "BLOCK_SIZE_X", "Y": "1", "Z": "1"}, "GlobalSize": {"X": "4096", "Y": "1", "Z": "1"},
+                          "Misc": {"jitify": true},
+                          "Arguments": [{"Name": "o", "Type": "float", "AccessType": "WriteOnly", "Size": 4096}]},
+  "verification": {"type": "reference_CPU", "path": "/path/reference.cpp"}
+})json";
+    const std::string file = (dir.path() / "k.json").string();
+    const auto r = autotune(fmt::format("run {} --arch sm_86 --compile-only --out {}", file, out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("autotune: {}: ConfigurationSpace.TuningParameters[1].Default is not used "
+                                             "(1 is not among the Values: no reference variant)\n",
+                                             file)));
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("autotune: {}: KernelSpecification.Misc is not used", file)));
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("autotune: {}: verification is not used", file)));
+    EXPECT_THAT(r.out, HasSubstr("2 variants of k for sm_86"));
+    EXPECT_THAT(r.out, HasSubstr("\nproblem: 0 GFLOP, 0.0164 MB"));
+    EXPECT_THAT(r.out + r.err, testing::Not(HasSubstr("()")));
+}
+
 } // namespace

@@ -293,8 +293,35 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                           "arguments; a CUDA kernel's dynamic shared memory is KernelSpecification.SharedMemory"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["MemType"] = "Texture"; })),
                 HasSubstr("KernelSpecification.Arguments[1].MemType 'Texture' is not supported"));
-    EXPECT_THAT(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })),
-                HasSubstr("ConfigurationSpace.TuningParameters[1].Default 3 is not among the Values"));
+}
+
+// A Default only names the reference variant. Benchmark files carry ones that are not among
+// their Values (BAT's MAX_THREADS = [1024] with Default 1) or wrap them in a list: the run
+// goes on, the first noted and without a reference variant, the second read as its value.
+TEST_F(BrokenT1, ADefaultThatIsNoValueIsNotedAndLeavesNoReference)
+{
+    using nlohmann::json;
+    const std::string file = (dir.path() / "scale.json").string() + ": ";
+    ASSERT_EQ(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = 3; })), "no error");
+    KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_THAT(spec.notes, ElementsAre(file + "ConfigurationSpace.TuningParameters[1].Default is not used (3 is not "
+                                               "among the Values: no reference variant)"));
+    EXPECT_TRUE(spec.reference.variant.empty());
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
+
+    ASSERT_EQ(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][0]["Default"] = "wide"; })),
+              "no error");
+    spec = load_spec(dir.path() / "scale.json");
+    EXPECT_THAT(spec.notes, ElementsAre(file + "ConfigurationSpace.TuningParameters[0].Default is not used (\"wide\" is "
+                                               "not an integer: no reference variant)"));
+    EXPECT_TRUE(spec.reference.variant.empty());
+
+    ASSERT_EQ(error_of(broken([](json& d) { d["ConfigurationSpace"]["TuningParameters"][1]["Default"] = {2}; })),
+              "no error");
+    spec = load_spec(dir.path() / "scale.json");
+    EXPECT_TRUE(spec.notes.empty());
+    ASSERT_EQ(spec.reference.variant.size(), 2u);
+    EXPECT_EQ(spec.reference.variant[1], (std::pair<std::string, std::int64_t>("tile", 2)));
 }
 
 // How to tune (search, budget, repetitions, device) is the command line's to say: such
@@ -310,6 +337,8 @@ TEST_F(BrokenT1, TuningSettingsAreNotedAndTheSpaceIsUnchanged)
         d["KernelSpecification"]["Device"] = {{"Id", 0}, {"Name", "RTX 3090"}};
         d["KernelSpecification"]["Profiling"] = false;
         d["KernelSpecification"]["Arguments"][1]["RandomSeed"] = 7;
+        d["KernelSpecification"]["Misc"] = {{"jitify", true}};
+        d["verification"] = {{"type", "reference_CPU"}, {"path", "/path/reference.cpp"}};
     });
     EXPECT_EQ(error_of(doc), "no error");
     const KernelSpec spec = load_spec(dir.path() / "scale.json");
@@ -317,9 +346,12 @@ TEST_F(BrokenT1, TuningSettingsAreNotedAndTheSpaceIsUnchanged)
     EXPECT_THAT(spec.notes, ElementsAre(file + "Budget is not used (a run's budget is --budget, with a --strategy that searches)",
                                         file + "Search is not used (the search is --strategy)",
                                         file + "SearchSettings is not used (the search is --strategy)",
+                                        HasSubstr(file + "verification is not used (outputs are checked against"),
                                         HasSubstr(file + "BenchmarkConfig is not used"),
                                         HasSubstr(file + "KernelSpecification.Device is not used"),
                                         HasSubstr(file + "KernelSpecification.Profiling is not used"),
+                                        HasSubstr(file + "KernelSpecification.Misc is not used (a writer's own "
+                                                         "settings, such as Kernel Tuner's jitify"),
                                         HasSubstr(file + "KernelSpecification.Arguments[1].RandomSeed is not used")));
     EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
     EXPECT_EQ(error_of(valid_t1()), "no error");

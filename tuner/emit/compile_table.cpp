@@ -195,14 +195,15 @@ std::string winner_summary(const TuningRun& run)
         return {};
     const ProblemRanking& r = *run.ranking;
     std::string text;
+    const std::string problem = run.problem.values.empty() ? "" : " " + run.problem.to_string(); // T1 files may have none
     if (r.roofline)
-        text += fmt::format("\nproblem {}: {:.3g} GFLOP, {:.3g} MB, {:.3g} flop/byte: {}-bound (ridge {:.3g} flop/byte, "
+        text += fmt::format("\nproblem{}: {:.3g} GFLOP, {:.3g} MB, {:.3g} flop/byte: {}-bound (ridge {:.3g} flop/byte, "
                             "ceilings from {})",
-                            run.problem.to_string(), r.flops / 1e9, r.bytes / 1e6, r.flops / r.bytes,
+                            problem, r.flops / 1e9, r.bytes / 1e6, r.flops / r.bytes,
                             r.roofline->compute_bound ? "compute" : "memory", r.roofline->ridge, r.ceilings->source);
     else
-        text += fmt::format("\nproblem {}: {:.3g} GFLOP, {:.3g} MB; no ceilings for {} (--device names a device)",
-                            run.problem.to_string(), r.flops / 1e9, r.bytes / 1e6, run.arch);
+        text += fmt::format("\nproblem{}: {:.3g} GFLOP, {:.3g} MB; no ceilings for {} (--device names a device)",
+                            problem, r.flops / 1e9, r.bytes / 1e6, run.arch);
     if (!r.winner)
         return text + "\nno winner: no variant can run";
     const RankedVariant& w = r.variants[*r.winner];

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 namespace autotune {
@@ -20,6 +21,9 @@ namespace {
 using nlohmann::json;
 
 const char* const axes[] = {"X", "Y", "Z"};
+// Why a file's own verification settings are not used.
+const char* const checked_against_the_defaults =
+    "outputs are checked against the reference variant's: the configuration of every Default, where all have one";
 const char* const problem_names[] = {"problem_size_x", "problem_size_y", "problem_size_z"};
 
 class T1Reader {
@@ -118,13 +122,17 @@ void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std
         // The default space of a T1 run is the whole space: the file lists what to tune.
         parameter.default_values = parameter.values;
         if (p.contains("Default") && !p.at("Default").is_null()) {
-            const json& d = p.at("Default");
-            if (!d.is_number_integer())
-                r.fail(at + ".Default", fmt::format("must be an integer, not {}", d.dump()));
-            const auto value = d.get<std::int64_t>();
-            if (std::find(parameter.values.begin(), parameter.values.end(), value) == parameter.values.end())
-                r.fail(at + ".Default", fmt::format("{} is not among the Values", value));
-            defaults.push_back(value);
+            // The Default only chooses the reference variant; one that is not a value of
+            // the parameter (benchmark files have them) leaves the run without one, noted.
+            const json& given = p.at("Default");
+            const json& d = given.is_array() && given.size() == 1 ? given[0] : given; // [0], as some writers wrap it
+            const auto value = d.is_number_integer() ? std::optional<std::int64_t>(d.get<std::int64_t>()) : std::nullopt;
+            if (!value)
+                r.note(spec, at + ".Default", fmt::format("{} is not an integer: no reference variant", given.dump()));
+            else if (std::find(parameter.values.begin(), parameter.values.end(), *value) == parameter.values.end())
+                r.note(spec, at + ".Default", fmt::format("{} is not among the Values: no reference variant", *value));
+            else
+                defaults.push_back(*value);
         }
         spec.parameters.push_back(std::move(parameter));
     }
@@ -509,13 +517,15 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     // command line's to say; what is tuned is the file's. The former is read and noted.
     r.known_keys(root, "",
                  {"General", "ConfigurationSpace", "KernelSpecification", "Budget", "Search", "SearchSettings",
-                  "BenchmarkConfig", "$schema"});
+                  "BenchmarkConfig", "$schema", "verification"});
     KernelSpec spec;
     if (root.contains("Budget"))
         r.note(spec, "Budget", "a run's budget is --budget, with a --strategy that searches");
     for (const char* search : {"Search", "SearchSettings"})
         if (root.contains(search))
             r.note(spec, search, "the search is --strategy");
+    if (root.contains("verification"))
+        r.note(spec, "verification", checked_against_the_defaults);
     if (root.contains("BenchmarkConfig"))
         r.note(spec, "BenchmarkConfig", "a variant is run until its median is known to --max-noise");
     const json& space = r.required(root, "ConfigurationSpace", "");
@@ -525,16 +535,18 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     r.known_keys(kernel, where,
                  {"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
                   "LocalSize", "GlobalSize", "GridDivX", "GridDivY", "GridDivZ", "ProblemSize", "SharedMemory",
-                  "Stream", "Arguments", "Device", "Profiling", "SimulationInput", "ReferenceArguments"});
+                  "Stream", "Arguments", "Device", "Profiling", "SimulationInput", "ReferenceArguments", "Misc"});
     if (kernel.contains("Device"))
         r.note(spec, where + ".Device", "the device is the GPU the run finds, or --device for predictions");
     if (kernel.contains("Profiling"))
         r.note(spec, where + ".Profiling", "variants are timed, not profiled");
     if (kernel.contains("SimulationInput"))
         r.note(spec, where + ".SimulationInput", "replay takes a results file: autotune replay");
+    if (kernel.contains("Misc"))
+        r.note(spec, where + ".Misc", "a writer's own settings, such as Kernel Tuner's jitify: autotune compiles with "
+                                      "NVRTC, or --compiler nvcc");
     if (kernel.contains("ReferenceArguments"))
-        r.note(spec, where + ".ReferenceArguments",
-               "outputs are checked against the reference variant's: the configuration of every Default, where all have one");
+        r.note(spec, where + ".ReferenceArguments", checked_against_the_defaults);
 
     spec.spec_path = std::filesystem::absolute(path);
     std::string name = path.stem().string();

@@ -271,7 +271,8 @@ TuningRun compile_and_predict(const TuneSetup& setup, const Problem& problem, st
     const KernelSpec& spec = *setup.spec;
     TuningRun run = new_run(setup, problem, std::move(variants));
     if (setup.progress.phase)
-        setup.progress.phase(fmt::format("compiling {} for {} ({})", spec.name, run.arch, problem.to_string()));
+        setup.progress.phase(fmt::format("compiling {} for {}{}", spec.name, run.arch,
+                                         problem.values.empty() ? "" : " (" + problem.to_string() + ")"));
     const auto start = std::chrono::steady_clock::now();
     run.compiled = compile_variants(spec, problem, run.variants, setup.arch, setup.compile);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
