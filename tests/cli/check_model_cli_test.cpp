@@ -242,7 +242,7 @@ TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
                                                      {{{256, 1, 0, 0}, 1.0}}));
     const std::vector<std::pair<std::string, std::string>> cases{
         {fmt::format("{} --measured {} --arch sm_80", copy_spec(), (dir.path() / "absent.json").string()), "not found"},
-        {fmt::format("{} --measured {} --arch sm_80", copy_spec(), other.string()), "has a parameter block_size_x"},
+        {fmt::format("{} --measured {} --arch sm_80", copy_spec(), other.string()), "has a parameter BLOCK that"},
         {fmt::format("{} --measured {} --arch sm_80 --sample 0", copy_spec(), good.string()), "--sample 0"},
         {fmt::format("{} --measured {} --arch sm_80 --device no-such-gpu", copy_spec(), good.string()),
          "unknown device 'no-such-gpu'"},

@@ -14,6 +14,7 @@
 
 using namespace autotune;
 using ::testing::HasSubstr;
+using ::testing::ElementsAre;
 using json = nlohmann::ordered_json;
 
 namespace {
@@ -198,6 +199,37 @@ TEST_F(JoinMeasured, ValuesOutsideTheSpecAreLeftOutRejectedCombinationsArePredic
     EXPECT_EQ(join.variants[0].value("BLOCK"), 128);
     EXPECT_EQ(join.point_variant[0], 0u);
     EXPECT_THAT(join.point_rejection[1], HasSubstr("__launch_bounds__ max threads below the block size"));
+}
+
+// A parameter only one side has joins where it cannot change the configuration: a setting
+// the file recorded at one value (Kernel Tuner caches keep such keys), a limit the spec
+// writes as a one-value parameter (BAT's MAX_THREADS = [1024]). Each is noted.
+TEST_F(JoinMeasured, AParameterOneSideHoldsAtOneValueJoinsAndIsNoted)
+{
+    MeasuredFile extra = file({configuration(128, 0, 1e-3), configuration(256, 0, 2e-3)});
+    extra.parameters.push_back("PRECISION");
+    for (auto& c : extra.configurations)
+        c.params["PRECISION"] = 32;
+    MeasuredJoin join = join_measured(spec, problem, extra, "m.json");
+    EXPECT_EQ(join.variants.size(), 2u);
+    EXPECT_THAT(join.notes, ElementsAre("'m.json' holds PRECISION = 32 in every configuration, and the spec of copy has "
+                                        "no such parameter: joined without it"));
+    // Two values of it are two configurations the spec cannot tell apart: refused.
+    extra.configurations[1].params["PRECISION"] = 64;
+    EXPECT_THROW((void)join_measured(spec, problem, extra, "m.json"), ModelCheckError);
+
+    KernelSpec fixed = spec;
+    for (auto& p : fixed.parameters)
+        if (p.name == "MAXRREGCOUNT")
+            p.values = p.default_values = {0};
+    MeasuredFile fewer = file({configuration(128, 0, 1e-3)});
+    fewer.parameters.pop_back();
+    fewer.configurations[0].params.erase("MAXRREGCOUNT");
+    join = join_measured(fixed, problem, fewer, "m.json");
+    ASSERT_EQ(join.variants.size(), 1u);
+    EXPECT_EQ(join.variants[0].value("MAXRREGCOUNT"), 0);
+    EXPECT_THAT(join.notes, ElementsAre("'m.json' has no parameter MAXRREGCOUNT: every configuration is joined at the "
+                                        "spec's one value, 0"));
 }
 
 TEST_F(JoinMeasured, AParameterMissingOnEitherSideIsNamed)

@@ -137,6 +137,8 @@ int check_model(const CheckOptions& o)
             measured.configurations = std::move(sampled);
         }
         join = join_measured(spec, problems.front(), measured, o.measured);
+        for (const auto& note : join.notes)
+            std::cerr << "autotune: " << note << "\n";
     } catch (const std::invalid_argument& e) { // KtCacheError, ModelCheckError, a bad results file
         throw UsageError(one_line(e.what()));
     }
@@ -241,8 +243,8 @@ int check_model_command(const Arguments& args)
                      "over the best time among the predicted first ceil(1%/5% of the points that ran)), beside\n"
                      "the same for a random pick (exact expectations) and for highest predicted occupancy\n"
                      "first; and the failures the pipeline predicts (compile errors, launchability) against\n"
-                     "the measured ones. Parameters are joined by name; a parameter missing on either side\n"
-                     "is an error.");
+                     "the measured ones. Parameters are joined by name; a parameter missing on one side is\n"
+                     "an error unless the other holds it at one value (a fixed setting: noted).");
     line.options()
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz) or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")

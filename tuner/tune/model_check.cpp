@@ -44,19 +44,41 @@ MeasuredJoin join_measured(const KernelSpec& spec, const Problem& problem, const
     std::vector<std::string> spec_names;
     for (const auto& p : spec.parameters)
         spec_names.push_back(p.name);
-    for (const auto& name : file.parameters)
-        if (std::find(spec_names.begin(), spec_names.end(), name) == spec_names.end())
+    MeasuredJoin join;
+    // A parameter only one side has joins where it cannot change the configuration: one
+    // the file holds at a single value (a setting it recorded), one the spec fixes to a
+    // single value (a limit written as a parameter). Anything else is a different space.
+    for (const auto& name : file.parameters) {
+        if (std::find(spec_names.begin(), spec_names.end(), name) != spec_names.end())
+            continue;
+        const bool one_value = std::all_of(file.configurations.begin(), file.configurations.end(), [&](const auto& c) {
+            return c.params.at(name) == file.configurations.front().params.at(name);
+        });
+        if (!one_value || file.configurations.empty())
             throw ModelCheckError(fmt::format("'{}' has a parameter {} that the spec of {} does not (the spec's: {})",
                                               file_path, name, spec.name, fmt::join(spec_names, ", ")));
-    for (const auto& name : spec_names)
-        if (std::find(file.parameters.begin(), file.parameters.end(), name) == file.parameters.end())
+        join.notes.push_back(fmt::format("'{}' holds {} = {} in every configuration, and the spec of {} has no such "
+                                         "parameter: joined without it",
+                                         file_path, name, file.configurations.front().params.at(name).dump(), spec.name));
+    }
+    for (const auto& p : spec.parameters) {
+        if (std::find(file.parameters.begin(), file.parameters.end(), p.name) != file.parameters.end())
+            continue;
+        if (p.values.size() != 1)
             throw ModelCheckError(fmt::format("the spec of {} has a parameter {} that '{}' does not (the file's: {})",
-                                              spec.name, name, file_path, fmt::join(file.parameters, ", ")));
-    MeasuredJoin join;
+                                              spec.name, p.name, file_path, fmt::join(file.parameters, ", ")));
+        join.notes.push_back(fmt::format("'{}' has no parameter {}: every configuration is joined at the spec's one "
+                                         "value, {}",
+                                         file_path, p.name, p.values.front()));
+    }
     for (const auto& c : file.configurations) {
         NamedValues values;
         bool inside = true;
         for (const auto& p : spec.parameters) {
+            if (!c.params.contains(p.name)) { // the spec's one value (checked above)
+                values.emplace_back(p.name, p.values.front());
+                continue;
+            }
             const auto value = integral_value(c.params.at(p.name));
             if (!value)
                 throw ModelCheckError(fmt::format("'{}': {} = {} is not an integer", file_path, p.name,

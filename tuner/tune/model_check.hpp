@@ -26,8 +26,8 @@
 
 namespace autotune {
 
-// A measured file that does not fit the spec: a parameter missing on either side, a value
-// that is not an integer. The message is one line naming the parameter.
+// A measured file that does not fit the spec: a parameter missing on one side that the other
+// varies, a value that is not an integer. The message is one line naming the parameter.
 class ModelCheckError : public std::invalid_argument {
 public:
     using std::invalid_argument::invalid_argument;
@@ -42,9 +42,11 @@ struct MeasuredJoin {
     std::vector<std::string> point_rejection;   // [point] → the rule, when rejected
     std::vector<MeasuredConfiguration> points;  // the joined configurations
     std::size_t outside_space = 0;              // values not among the spec's
+    std::vector<std::string> notes;             // parameters joined although one side lacks them
 };
 
-// Throws ModelCheckError when the parameter names differ or a value is not an integer.
+// Throws ModelCheckError when the parameter names differ (beyond a parameter one side
+// holds at a single value, noted) or a value is not an integer.
 [[nodiscard]] MeasuredJoin join_measured(const KernelSpec& spec, const Problem& problem, const MeasuredFile& file,
                                          const std::string& file_path);
 
