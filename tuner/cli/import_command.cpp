@@ -69,11 +69,22 @@ int import_command(const Arguments& args)
     if (!winner.is_null()) {
         for (const auto& v : results.at("variants"))
             if (v.at("index") == winner.at("index")) {
-                const double median = v.at("measurement").at("time_seconds").at("median").get<double>();
-                text += fmt::format("winner: #{} {} at {:.6g} s (median)\n", winner.at("index").dump(),
-                                    winner.at("params").dump(), median);
+                // The winner is by the file's objective where it records one (Kernel Tuner's
+                // time, the mean of its runs), else by the median: say which.
+                const json& m = v.at("measurement");
+                const double median = m.at("time_seconds").at("median").get<double>();
                 winner_summary = {{"index", winner.at("index")}, {"params", winner.at("params")},
                                   {"median_seconds", median}};
+                if (m.contains("objective_seconds")) {
+                    const double objective = m.at("objective_seconds").get<double>();
+                    text += fmt::format("winner: #{} {} at {:.6g} s (the file's time, the mean of its runs; median "
+                                        "{:.6g} s)\n",
+                                        winner.at("index").dump(), winner.at("params").dump(), objective, median);
+                    winner_summary["objective_seconds"] = objective;
+                } else {
+                    text += fmt::format("winner: #{} {} at {:.6g} s (median)\n", winner.at("index").dump(),
+                                        winner.at("params").dump(), median);
+                }
                 break;
             }
     }
