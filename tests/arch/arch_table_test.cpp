@@ -222,6 +222,10 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3060 Laptop GPU"), "rtx-3060-laptop");
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090"), "rtx-3090");
     EXPECT_EQ(key_of("NVIDIA TITAN RTX"), "titan-rtx");
+    EXPECT_EQ(key_of("TITAN RTX"), "titan-rtx"); // older drivers name no vendor
+    EXPECT_EQ(key_of("GeForce RTX 2080 Ti"), "rtx-2080-ti");
+    EXPECT_EQ(key_of("A100-PCIE-40GB"), "a100-pcie-40gb");
+    EXPECT_EQ(key_of("NVIDIA"), "none"); // no GPU named
     EXPECT_EQ(key_of("NVIDIA H200"), "h200-sxm");             // the one name it begins
     EXPECT_EQ(key_of("NVIDIA A100"), "none");                 // begins two
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090 Ti"), "none");  // another GPU, not a 3090

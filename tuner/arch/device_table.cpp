@@ -264,14 +264,15 @@ const DeviceSpec* default_device_for(int compute_capability)
 
 namespace {
 
-// Letters (lower case) and digits only.
+// Letters (lower case) and digits only, without the vendor: drivers before 2021 (and the
+// Kernel Tuner caches measured with them) report "GeForce RTX 2080 Ti", "TITAN RTX".
 std::string name_letters(std::string_view name)
 {
     std::string out;
     for (const char c : name)
         if (std::isalnum(static_cast<unsigned char>(c)))
             out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return out.starts_with("nvidia") ? out.substr(6) : out;
 }
 
 } // namespace
