@@ -242,6 +242,8 @@ TEST(ArchOfDeviceName, NamesTheArchitectureOfKnownDevices)
     EXPECT_EQ(arch_of_device_name("NVIDIA A10"), std::optional<std::string>("sm_86")); // not A100
     EXPECT_EQ(arch_of_device_name("NVIDIA H100 80GB HBM3"), std::optional<std::string>("sm_90"));
     EXPECT_EQ(arch_of_device_name("NVIDIA GeForce RTX 4090"), std::optional<std::string>("sm_89"));
+    EXPECT_EQ(arch_of_device_name("NVIDIA RTX A4000"), std::optional<std::string>("sm_86")); // the device table's
+    EXPECT_EQ(arch_of_device_name("TITAN RTX"), std::optional<std::string>("sm_75"));
     EXPECT_EQ(arch_of_device_name("NVIDIA GeForce RTX 30900"), std::nullopt);
     EXPECT_EQ(arch_of_device_name("Radeon RX 7900"), std::nullopt);
     EXPECT_EQ(arch_of_device_name(""), std::nullopt);

@@ -1,6 +1,7 @@
 #include "emit/kt_cache_import.hpp"
 
 #include "arch/arch_spec.hpp"
+#include "arch/device_spec.hpp"
 #include "emit/results_json.hpp"
 #include "emit/t4_format.hpp"
 #include "strategy/replay.hpp"
@@ -141,6 +142,9 @@ bool word_at(const std::string& text, std::size_t at, std::size_t length)
 
 std::optional<std::string> arch_of_device_name(const std::string& device_name)
 {
+    // A device of the table (RTX A4000, TITAN RTX) is its arch whatever the examples name.
+    if (const DeviceSpec* device = find_device_by_name(device_name))
+        return fmt::format("sm_{}", device->compute_capability);
     std::optional<std::string> found;
     for (const ArchSpec& arch : arch_table()) {
         std::stringstream gpus(arch.example_gpus);

@@ -59,8 +59,9 @@ struct KtCache {
 // Throws KtCacheError.
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(const std::filesystem::path& path);
 
-// The architecture (sm_XX) whose example GPUs name this device, e.g. "NVIDIA GeForce RTX
-// 3090" → sm_86; nullopt when none or more than one does.
+// The architecture (sm_XX) of this device: a device of the table's (find_device_by_name),
+// else the arch whose example GPUs name it, e.g. "NVIDIA A10" → sm_86; nullopt when none
+// or more than one does.
 [[nodiscard]] std::optional<std::string> arch_of_device_name(const std::string& device_name);
 
 } // namespace autotune
