@@ -230,6 +230,11 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("NVIDIA A100"), "none");                 // begins two
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090 Ti"), "none");  // another GPU, not a 3090
     EXPECT_EQ(key_of(""), "none");
+    // Of an architecture: the device, or none where the name is of another arch's GPU.
+    ASSERT_NE(find_device_of_arch("TITAN RTX", 75), nullptr);
+    EXPECT_EQ(find_device_of_arch("TITAN RTX", 75)->key, "titan-rtx");
+    EXPECT_EQ(find_device_of_arch("TITAN RTX", 86), nullptr);
+    EXPECT_EQ(find_device_of_arch("Radeon RX 7900", 86), nullptr);
 }
 
 // FP32 peak = SMs x FP32 lanes per SM x 2 (FMA) x boost clock. 7.5 and 8.0 have 64 FP32

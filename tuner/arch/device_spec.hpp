@@ -39,5 +39,8 @@ struct DeviceSpec {
 // else the one device whose name it begins ("NVIDIA H200" for "NVIDIA H200 SXM 141GB");
 // nullptr when there is none or more than one.
 [[nodiscard]] const DeviceSpec* find_device_by_name(std::string_view reported);
+// find_device_by_name's device where it is of this architecture (compute capability as
+// 86): the device a prediction for that arch may stand for; nullptr otherwise.
+[[nodiscard]] const DeviceSpec* find_device_of_arch(std::string_view reported, int compute_capability);
 
 } // namespace autotune

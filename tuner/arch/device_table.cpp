@@ -296,6 +296,12 @@ const DeviceSpec* find_device_by_name(std::string_view reported)
     return begun_count == 1 ? begun : nullptr;
 }
 
+const DeviceSpec* find_device_of_arch(std::string_view reported, int compute_capability)
+{
+    const DeviceSpec* device = find_device_by_name(reported);
+    return device && device->compute_capability == compute_capability ? device : nullptr;
+}
+
 const DeviceSpec& find_device_spec(const std::string& key)
 {
     for (const auto& device : device_table())

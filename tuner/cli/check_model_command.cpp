@@ -127,8 +127,7 @@ int check_model(const CheckOptions& o)
         measured = read_measured_file(o.measured);
         // Without --device the prediction is for the device the file was measured on,
         // where the table has it and it is of --arch.
-        if (const DeviceSpec* d = find_device_by_name(measured.device);
-            o.device.empty() && d && d->compute_capability == setup.arch.number())
+        if (const DeviceSpec* d = find_device_of_arch(measured.device, setup.arch.number()); d && o.device.empty())
             setup.roofline_device = d;
         if (o.sample > 0) {
             std::vector<MeasuredConfiguration> sampled;

@@ -209,8 +209,7 @@ void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
         if (gpu.compute_capability == arch.number()) {
             setup.device = gpu;
             // The model predicts for this GPU where the table has it and --device names none.
-            if (const DeviceSpec* d = find_device_by_name(gpu.name);
-                !setup.roofline_device_named && d && d->compute_capability == arch.number())
+            if (const DeviceSpec* d = find_device_of_arch(gpu.name, arch.number()); d && !setup.roofline_device_named)
                 setup.roofline_device = d;
             return;
         }
