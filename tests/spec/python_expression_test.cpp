@@ -63,6 +63,22 @@ TEST(PythonExpression, BitwiseOperatorsFollowPython)
     EXPECT_THAT(evaluation_error("1.5 & 1"), HasSubstr("'&'"));
 }
 
+// A name the scope lacks is its own kind of error, whichever way the expression is read,
+// so that a caller can say why no name is in scope (a T1 ProblemSize); others are not.
+TEST(PythonExpression, AnUnknownNameIsItsOwnError)
+{
+    EXPECT_THROW((void)evaluate_python("tile * 64", {}, "ProblemSize[0]"), UnknownNameError);
+    EXPECT_THROW((void)translate_python("tile * 64", PythonTranslation{}, "condition"), UnknownNameError);
+    try {
+        (void)evaluate_python("64 // 0", {}, "ProblemSize[0]");
+        ADD_FAILURE() << "no error";
+    } catch (const UnknownNameError&) {
+        ADD_FAILURE() << "a division by zero is not an unknown name";
+    } catch (const ExpressionError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("integer division by zero"));
+    }
+}
+
 TEST(PythonExpression, FollowsPythonArithmetic)
 {
     EXPECT_EQ(eval("7 // 2"), "3");

@@ -136,7 +136,7 @@ Expression::Expression(const std::string& text, const std::string& origin, Expre
         // not in the middle of an enumeration.
         for (const auto& [name, ignored] : parser_->GetUsedVar()) {
             if (!scope.has(name))
-                throw ExpressionError(fmt::format("{}: '{}' uses unknown name '{}' ({}known: {})", origin_, text_, name,
+                throw UnknownNameError(fmt::format("{}: '{}' uses unknown name '{}' ({}known: {})", origin_, text_, name,
                                                   did_you_mean(name, scope.names()), fmt::join(scope.names(), ", ")));
             names_.push_back(name);
         }

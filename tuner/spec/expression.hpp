@@ -25,6 +25,11 @@ class ExpressionError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+// The expression names something its scope does not hold.
+class UnknownNameError : public ExpressionError {
+public:
+    using ExpressionError::ExpressionError;
+};
 
 // The variables expressions may refer to. Expressions compiled against a scope see the
 // values set in it at evaluation time; a scope must outlive its expressions.

@@ -226,11 +226,12 @@ void read_problem_size(const T1Reader& r, const json& kernel, KernelSpec& spec)
             if (!std::holds_alternative<std::int64_t>(v.value))
                 r.fail(at, fmt::format("is {}, not an integer", v.to_string()));
             value = std::get<std::int64_t>(v.value);
-        } catch (const ExpressionError& e) {
+        } catch (const UnknownNameError& e) {
             // A name here can only be a parameter's (none is in scope): say why it is refused.
-            const bool names_something = std::string_view(e.what()).find("unknown name") != std::string_view::npos;
-            throw SpecError(fmt::format("{}: {}{}", r.path().string(), e.what(),
-                                        names_something ? " (sizes that depend on parameters are not supported)" : ""));
+            throw SpecError(fmt::format("{}: {} (sizes that depend on parameters are not supported)", r.path().string(),
+                                        e.what()));
+        } catch (const ExpressionError& e) {
+            throw SpecError(fmt::format("{}: {}", r.path().string(), e.what()));
         }
         if (value <= 0)
             r.fail(at, fmt::format("is {}, not a positive size", value));

@@ -19,6 +19,10 @@ namespace {
 struct PythonError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// A name the scope does not hold: the caller may know why none is in scope.
+struct UnknownPythonName : PythonError {
+    using PythonError::PythonError;
+};
 
 // ---------------------------------------------------------------------------- tokens
 
@@ -645,7 +649,7 @@ public:
                 std::vector<std::string> known;
                 for (const auto& [name, _] : env_)
                     known.push_back(name);
-                throw PythonError(fmt::format("unknown name '{}' (known: {})", n.text,
+                throw UnknownPythonName(fmt::format("unknown name '{}' (known: {})", n.text,
                                           known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
             }
             return it->second;
@@ -805,7 +809,7 @@ public:
         case NodeKind::name:
             if (names_.variables.count(n.text))
                 return n.text;
-            throw PythonError(fmt::format("unknown name '{}' (known: {})", n.text, fmt::join(names_.variables, ", ")));
+            throw UnknownPythonName(fmt::format("unknown name '{}' (known: {})", n.text, fmt::join(names_.variables, ", ")));
         case NodeKind::index: {
             if (n.children[0].kind == NodeKind::name) {
                 auto it = names_.indexed.find(n.children[0].text);
@@ -884,12 +888,21 @@ private:
     const PythonTranslation& names_;
 };
 
+// An error inside an expression as the caller sees it: the message says where and what;
+// a name the scope lacks stays recognisable (UnknownNameError).
+[[noreturn]] void fail_expression(const PythonError& e, const std::string& message)
+{
+    if (dynamic_cast<const UnknownPythonName*>(&e) != nullptr)
+        throw UnknownNameError(message);
+    throw ExpressionError(message);
+}
+
 Node parse(const std::string& text, const std::string& origin)
 {
     try {
         return Parser(text).parse();
     } catch (const PythonError& e) {
-        throw ExpressionError(fmt::format("{}: cannot parse '{}': {}", origin, text, e.what()));
+        fail_expression(e, fmt::format("{}: cannot parse '{}': {}", origin, text, e.what()));
     }
 }
 
@@ -917,7 +930,7 @@ PythonValue evaluate_python(const std::string& text, const PythonScope& scope, c
     try {
         return Evaluator(scope).eval(tree);
     } catch (const PythonError& e) {
-        throw ExpressionError(fmt::format("{}: cannot evaluate '{}': {}", origin, text, e.what()));
+        fail_expression(e, fmt::format("{}: cannot evaluate '{}': {}", origin, text, e.what()));
     }
 }
 
@@ -950,7 +963,7 @@ std::string translate_python(const std::string& text, const PythonTranslation& n
     try {
         return Translator(names).translate(tree);
     } catch (const PythonError& e) {
-        throw ExpressionError(fmt::format("{}: cannot translate '{}': {}", origin, text, e.what()));
+        fail_expression(e, fmt::format("{}: cannot translate '{}': {}", origin, text, e.what()));
     }
 }
 
