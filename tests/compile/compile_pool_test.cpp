@@ -92,6 +92,30 @@ TEST(CompilePool, ACompilePastTheTimeoutIsCompileTimeoutAndTheOthersCompile)
     EXPECT_TRUE(again[2].cache_hit);
 }
 
+// A search compiles a variant at a time (--lazy-compile): through one compiler, every call
+// is served by the same worker, where each call of its own would start one; and a compile
+// that kills the worker still costs only its variant, the next call getting a new one.
+TEST(CompilePool, ACompilerHandedToEachCallKeepsItsWorkerBetweenCalls)
+{
+    const SpecRun run("unrolled");
+    CompileSettings settings = pool_settings(short_timeout);
+    LimitedCompiler compiler = limited_compiler(settings);
+    for (const std::int64_t n : {1, 2, 1}) { // the third compile is the first again, uncached
+        const auto compiled = compile_variants(run.spec, run.problem, {run.with("N", n)}, parse_arch("sm_90"), settings,
+                                               compiler);
+        ASSERT_EQ(compiled.size(), 1u);
+        EXPECT_EQ(compiled[0].status, CompileStatus::ok) << compiled[0].error;
+    }
+    EXPECT_EQ(compiler.workers_started(), 1);
+    const auto stopped = compile_variants(run.spec, run.problem, {run.with("N", 65536)}, parse_arch("sm_90"), settings,
+                                          compiler);
+    EXPECT_EQ(stopped[0].status, CompileStatus::compile_timeout);
+    const auto after = compile_variants(run.spec, run.problem, {run.with("N", 2)}, parse_arch("sm_90"), settings,
+                                        compiler);
+    EXPECT_EQ(after[0].status, CompileStatus::ok) << after[0].error;
+    EXPECT_EQ(compiler.workers_started(), 2);
+}
+
 TEST(CompilePool, ACompilePastTheMemoryLimitIsCompileOutOfMemoryAndTheOthersCompile)
 {
     // The worker alone takes about 150 MiB of address space; N = 2 compiles within 512 MiB,

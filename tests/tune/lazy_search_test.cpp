@@ -116,3 +116,19 @@ TEST_F(LazyCompile, TheModelStrategyWithoutAPriorIsRefusedBeforeAnythingIsCompil
     setup.search.strategy = "forest";
     EXPECT_NO_THROW(check_lazy_search(setup.search));
 }
+
+// Each proposal is compiled when the search makes it, one at a time: in a compile worker
+// (the limits name one), the same worker serves them all, NVRTC loaded once per search.
+TEST_F(LazyCompile, OneCompileWorkerServesEveryProposal)
+{
+    give_a_gpu();
+    setup.compile.limits.worker_argv = {test::autotune_binary().string(), "compile-worker"};
+    setup.compile.cache_dir.reset(); // every proposal compiles
+    const std::vector<Variant> space = checked_space(setup, problem).variants;
+    VariantMeasurer measurer(spec, problem, setup.measure);
+    const LazySearchOutcome out = search_compiling_lazily(setup, problem, space, measurer);
+    EXPECT_EQ(out.evaluations, 4u);
+    for (const auto& c : out.compiled)
+        EXPECT_EQ(c.status, CompileStatus::ok) << c.error;
+    EXPECT_EQ(out.compile_workers_started, 1);
+}

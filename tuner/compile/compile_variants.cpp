@@ -43,11 +43,6 @@ CompileRequest for_compiler(CompileRequest request, const CompileSettings& setti
     return request;
 }
 
-LimitedCompiler limited_compiler(const CompileSettings& settings)
-{
-    return LimitedCompiler(settings.compiler, settings.nvcc, settings.limits);
-}
-
 CompileStatus status_of_stopped(CompileEnding ending)
 {
     switch (ending) {
@@ -109,6 +104,11 @@ CompiledVariant inspect(const CompilerRun& run, const CompileRequest& request, c
 
 } // namespace
 
+LimitedCompiler limited_compiler(const CompileSettings& settings)
+{
+    return LimitedCompiler(settings.compiler, settings.nvcc, settings.limits);
+}
+
 CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,
                                 const CompileSettings& settings)
 {
@@ -117,9 +117,13 @@ CompiledVariant compile_variant(const CompileRequest& request, const RegisterPol
     return inspect(compiler.compile(request_for_compiler), request_for_compiler, policy, settings, false);
 }
 
-std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
-                                              const std::vector<Variant>& variants, const ArchTarget& arch,
-                                              const CompileSettings& settings)
+namespace {
+
+// Both compile_variants: in parallel, each thread with a compiler of its own, or on this
+// thread through `shared`.
+std::vector<CompiledVariant> compile_all(const KernelSpec& spec, const Problem& problem,
+                                         const std::vector<Variant>& variants, const ArchTarget& arch,
+                                         const CompileSettings& settings, LimitedCompiler* shared)
 {
     std::vector<CompiledVariant> results(variants.size());
     if (variants.empty())
@@ -178,8 +182,7 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
                 settings.cache_store_failed(e.what());
         }
     };
-    auto worker = [&] {
-        LimitedCompiler compiler = limited_compiler(settings); // its worker process lives as long as this thread
+    auto compile_jobs = [&](LimitedCompiler& compiler) {
         for (std::size_t j = next++; j < jobs.size(); j = next++) {
             Job& job = jobs[j];
             try {
@@ -217,6 +220,14 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
                 settings.progress(done, variants.size());
         }
     };
+    if (shared) {
+        compile_jobs(*shared);
+        return results;
+    }
+    auto worker = [&] {
+        LimitedCompiler compiler = limited_compiler(settings); // its worker process lives as long as this thread
+        compile_jobs(compiler);
+    };
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const auto threads_wanted = std::min<std::size_t>(settings.jobs == 0 ? cores : settings.jobs, jobs.size());
     {
@@ -226,6 +237,22 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
         worker();
     }
     return results;
+}
+
+} // namespace
+
+std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
+                                              const std::vector<Variant>& variants, const ArchTarget& arch,
+                                              const CompileSettings& settings)
+{
+    return compile_all(spec, problem, variants, arch, settings, nullptr);
+}
+
+std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
+                                              const std::vector<Variant>& variants, const ArchTarget& arch,
+                                              const CompileSettings& settings, LimitedCompiler& compiler)
+{
+    return compile_all(spec, problem, variants, arch, settings, &compiler);
 }
 
 } // namespace autotune

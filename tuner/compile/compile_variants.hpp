@@ -9,6 +9,7 @@
 #include "arch/arch_target.hpp"
 #include "compile/compile_limits.hpp"
 #include "compile/compiled_variant.hpp"
+#include "compile/limited_compiler.hpp"
 #include "space/variant.hpp"
 #include "spec/kernel_spec.hpp"
 #include "spec/problem.hpp"
@@ -39,6 +40,15 @@ struct CompileSettings {
 [[nodiscard]] std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
                                                             const std::vector<Variant>& variants,
                                                             const ArchTarget& arch, const CompileSettings& settings);
+// The same, serially, every compile through `compiler`, whose worker outlives the call: a
+// search that compiles a variant at a time pays for one worker, not one a call.
+[[nodiscard]] std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
+                                                            const std::vector<Variant>& variants,
+                                                            const ArchTarget& arch, const CompileSettings& settings,
+                                                            LimitedCompiler& compiler);
+// The compiler compile_variants uses for `settings` (NVRTC in a worker where the limits
+// name one, else in this process; or nvcc).
+[[nodiscard]] LimitedCompiler limited_compiler(const CompileSettings& settings);
 
 // One variant, no cache, no threads: the reference path tests compare shortcuts with.
 [[nodiscard]] CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,

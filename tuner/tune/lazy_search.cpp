@@ -35,13 +35,16 @@ LazySearchOutcome search_compiling_lazily(const TuneSetup& setup, const Problem&
 
     CompileSettings compile = setup.compile;
     compile.progress = nullptr; // the search's progress is the run's
+    // One compiler for the whole search: its worker (NVRTC loaded once) serves every
+    // proposal, where a call of its own would start one per proposal.
+    LimitedCompiler compiler = limited_compiler(compile);
     // A measured run's identity (prune_variants' duplicate key) → the position it is at.
     std::map<std::string, std::size_t> measured_run;
     const std::size_t most = search.budget.evaluations_for(space.size());
     const Evaluate evaluate = [&](std::size_t point) -> std::optional<double> {
         const Variant& variant = space[point];
         const auto start = std::chrono::steady_clock::now();
-        std::vector<CompiledVariant> compiled = compile_variants(*setup.spec, problem, {variant}, setup.arch, compile);
+        std::vector<CompiledVariant> compiled = compile_variants(*setup.spec, problem, {variant}, setup.arch, compile, compiler);
         out.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::vector<PredictionOutcome> predicted = predict_variants(*setup.arch_spec, {variant}, compiled);
         const PruneReport pruning = prune_variants(*setup.spec, problem, {variant}, compiled, predicted);
@@ -64,6 +67,7 @@ LazySearchOutcome search_compiling_lazily(const TuneSetup& setup, const Problem&
         return search_time(*out.measurements[at]);
     };
     (void)run_strategy(search.strategy, search_space, evaluate, search.budget, search.seed);
+    out.compile_workers_started = compiler.workers_started();
     return out;
 }
 

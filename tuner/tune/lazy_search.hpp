@@ -21,6 +21,7 @@ struct LazySearchOutcome {
     std::size_t evaluations = 0;                                  // proposals the strategy made
     std::size_t candidates = 0;                                   // the space it chose from
     double compile_seconds = 0;                                   // wall time spent compiling
+    int compile_workers_started = 0;                              // one, unless a compile killed one
 };
 
 // Throws std::invalid_argument when `search` cannot run lazily: exhaustive measures every
