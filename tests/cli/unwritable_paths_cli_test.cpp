@@ -109,3 +109,28 @@ TEST_F(UnwritablePathsCli, AHeaderThatCannotBeWrittenIsBadInputBeforeAnythingCom
 }
 
 } // namespace
+
+// header and fidelity compile with nvcc through the same cache, settled the same way: a
+// named one that cannot be written is bad input, a default one is said once and they go on.
+TEST_F(UnwritablePathsCli, HeaderAndFidelityTreatTheirCacheAsTheTuningCommandsDo)
+{
+    ASSERT_EQ(autotune(fmt::format("copy --arch sm_90 --compile-only --quiet --out {}", out_dir())).exit_code, 0);
+    const std::string results = (dir.path() / "results" / "sm_90" / "copy.json").string();
+    const std::string header = (dir.path() / "tuned.hpp").string();
+    const std::string path = file().string();
+    for (const std::string& command : {fmt::format("header {} -o {}", results, header),
+                                       fmt::format("fidelity {} --limit 1", results)}) {
+        SCOPED_TRACE(command);
+        const auto named = autotune(fmt::format("{} --cache {}", command, path));
+        EXPECT_EQ(named.exit_code, 2) << named.err;
+        EXPECT_EQ(lines(named.err), 1u) << named.err;
+        EXPECT_THAT(named.err, HasSubstr(fmt::format("--cache {} is not a directory", path)));
+
+        const auto by_default = test::run_command(
+            fmt::format("AUTOTUNE_CACHE_DIR={} {} {}", path, test::autotune_binary().string(), command));
+        EXPECT_EQ(by_default.exit_code, 0) << by_default.err;
+        EXPECT_EQ(lines(by_default.err), 1u) << by_default.err;
+        EXPECT_THAT(by_default.err, HasSubstr(fmt::format("the compile cache {} is not a directory", path)));
+    }
+    EXPECT_TRUE(std::filesystem::exists(header));
+}

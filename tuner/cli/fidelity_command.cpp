@@ -4,6 +4,7 @@
 // that makes it generate NVRTC's code (docs/fidelity.md); --nvcc-flags names yours.
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
+#include "cli/compile_cache_option.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "compile/compile_cache.hpp"
@@ -76,7 +77,7 @@ std::string params_text(const json& params)
 
 int fidelity_command(const Arguments& args)
 {
-    std::string results_path, nvcc_flags;
+    std::string results_path, nvcc_flags, cache;
     std::size_t limit = 10;
     unsigned jobs = 0;
     bool as_json = false, strict = false;
@@ -85,6 +86,7 @@ int fidelity_command(const Arguments& args)
         ("limit", ranged_value(&limit, {.least = 1})->default_value(10), "how many variants to check (the first ok ones, in the results' order)")
         ("nvcc-flags", po::value(&nvcc_flags), "your build's nvcc flags (default: compare plain nvcc and nvcc -Xcicc=--sharedmem32=0)")
         ("jobs,j", ranged_value(&jobs, jobs_range)->default_value(0), "parallel nvcc processes (0: all cores)")
+        ("cache", po::value(&cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("strict", po::bool_switch(&strict), "exit 1 when any variant's machine code differs in the last build")
         ("json", po::bool_switch(&as_json), "print JSON");
     line.positional("results", po::value(&results_path));
@@ -102,6 +104,9 @@ int fidelity_command(const Arguments& args)
             throw UsageError(one_line(e.what()));
         }
     }();
+    // The cache is settled once, before any build: one that cannot be used is said once.
+    CompileSettings cached;
+    use_compile_cache(cache, cached, [](const std::string& said) { std::cerr << said << "\n"; });
     const auto builds = consumer_builds(nvcc_flags, line.given("nvcc-flags"));
     json report_builds = json::array();
     std::size_t identical_in_last = 0;
@@ -115,7 +120,8 @@ int fidelity_command(const Arguments& args)
         settings.jobs = jobs;
         settings.nvcc = default_nvcc();
         settings.project_root = project_root();
-        settings.cache_dir = default_cache_dir();
+        settings.cache_dir = cached.cache_dir;
+        settings.cache_store_failed = cached.cache_store_failed;
         const auto rebuilt = compile_variants(tuned.context.spec, tuned.context.problem, tuned.variants,
                                               tuned.context.arch, settings);
 

@@ -5,6 +5,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/compile_cache_option.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/written_outcome.hpp"
 
@@ -18,12 +19,13 @@ namespace autotune::cli {
 int header_command(const Arguments& args)
 {
     std::vector<std::string> inputs;
-    std::string output;
+    std::string output, cache;
     bool check = true;
     bool json = false;
-    CommandLine line("usage: autotune header RESULTS... -o FILE [--no-check] [--json]");
+    CommandLine line("usage: autotune header RESULTS... -o FILE [--no-check] [--cache DIR|none] [--json]");
     line.options()("output,o", po::value(&output), "the header to write")(
         "no-check", "skip rebuilding the winners with nvcc (faster; the header says so)")(
+        "cache", po::value(&cache), "compile cache directory for the nvcc check, or 'none' (default: ~/.cache/autotune)")(
         "json", po::bool_switch(&json), "say what was written as JSON");
     line.positional("results", po::value(&inputs)->composing(), -1);
     if (!line.parse(args))
@@ -33,7 +35,10 @@ int header_command(const Arguments& args)
         throw UsageError("autotune header needs results files, e.g. results/sm_80/gemm.json results/sm_90/gemm.json");
     if (output.empty())
         throw UsageError("autotune header needs -o FILE: where to write the header");
-    const HeaderOutcome outcome = generate_tuned_header(inputs, output, check);
+    CompileSettings settings;
+    if (check)
+        use_compile_cache(cache, settings, [](const std::string& said) { std::cerr << said << "\n"; });
+    const HeaderOutcome outcome = generate_tuned_header(inputs, output, check, settings.cache_dir);
     std::string text;
     for (const auto& mismatch : outcome.mismatches)
         text += "mismatch: " + mismatch + "\n";

@@ -19,7 +19,8 @@ using json = nlohmann::ordered_json;
 
 // Rebuilds the winner of `entry` with nvcc as a consumer build does and says how it
 // compares with the tuned variant; appends a note to the entry.
-void check_with_nvcc(HeaderEntry& entry, const json& results, const std::string& path, std::vector<std::string>& mismatches)
+void check_with_nvcc(HeaderEntry& entry, const json& results, const std::string& path,
+                     const std::optional<std::filesystem::path>& cache_dir, std::vector<std::string>& mismatches)
 {
     const ResultsContext context = results_context(results, path);
     const json* record = nullptr;
@@ -43,7 +44,7 @@ void check_with_nvcc(HeaderEntry& entry, const json& results, const std::string&
     settings.nvcc = default_nvcc();
     settings.nvcc_flags = {nvcc_flag_matching_nvrtc};
     settings.project_root = project_root();
-    settings.cache_dir = default_cache_dir();
+    settings.cache_dir = cache_dir;
     const Variant variant = variant_of_record(context, *record, path);
     const auto rebuilt = compile_variants(context.spec, context.problem, {variant}, context.arch, settings).front();
     const std::string build = fmt::format("nvcc {}", nvcc_flag_matching_nvrtc);
@@ -64,7 +65,7 @@ void check_with_nvcc(HeaderEntry& entry, const json& results, const std::string&
 } // namespace
 
 HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_paths, const std::filesystem::path& output,
-                                    bool check)
+                                    bool check, const std::optional<std::filesystem::path>& cache_dir)
 {
     HeaderOutcome outcome;
     std::vector<HeaderEntry> entries;
@@ -77,7 +78,7 @@ HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_path
             for (const json& results : problem_views(document))
                 for (HeaderEntry& entry : header_entries(results, path)) {
                     if (check)
-                        check_with_nvcc(entry, results, path, outcome.mismatches);
+                        check_with_nvcc(entry, results, path, cache_dir, outcome.mismatches);
                     else
                         entry.notes.push_back("not checked against an nvcc build (--no-check)");
                     entries.push_back(std::move(entry));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@ struct HeaderOutcome {
 
 // Throws UsageError for bad input (a results file that is missing, not one, or holds a
 // name or value that cannot be C++); nothing is written then.
+// The nvcc check compiles through `cache_dir` (settled by the caller: use_compile_cache);
+// nullopt compiles uncached.
 HeaderOutcome generate_tuned_header(const std::vector<std::string>& results_paths, const std::filesystem::path& output,
-                                    bool check_with_nvcc);
+                                    bool check_with_nvcc, const std::optional<std::filesystem::path>& cache_dir);
 
 } // namespace autotune::cli

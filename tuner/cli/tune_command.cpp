@@ -395,7 +395,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
             if (const auto file = entry.path() / (spec.name + ".json"); entry.is_directory() && std::filesystem::exists(file))
                 inputs.push_back(file.string());
         std::sort(inputs.begin(), inputs.end());
-        const HeaderOutcome outcome = generate_tuned_header(inputs, o.header, true);
+        const HeaderOutcome outcome = generate_tuned_header(inputs, o.header, true, settings.cache_dir);
         for (const auto& line : outcome.mismatches)
             std::cerr << "autotune: mismatch: " << line << "\n";
         if (!o.json)
