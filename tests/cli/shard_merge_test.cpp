@@ -75,6 +75,35 @@ TEST_F(Sharding, ThePartsPartitionTheSpaceAndMergeIntoTheUnshardedRun)
     EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
 }
 
+// A variant with a stack frame: how much of its local traffic L1 and L2 serve depends on
+// the blocks' shared memory, dynamic included, and on the device's L2, which the results
+// record by the device's name. Merge ranks it as the unsharded run did.
+TEST_F(Sharding, VariantsWithLocalMemoryMergeIntoTheUnshardedRanking)
+{
+    const std::string spec = (test::data_dir() / "local_memory" / "stack_shared.toml").string();
+    for (int i = 0; i < 2; ++i)
+        ASSERT_EQ(autotune(fmt::format("run {} --arch sm_90 --compile-only --shard {}/2 --out {}", spec, i, out())).exit_code,
+                  0);
+    ASSERT_EQ(autotune(fmt::format("run {} --arch sm_90 --compile-only --out {}", spec, out())).exit_code, 0);
+    const json whole = results("stack_shared.json");
+    // The space is what the test is for: stack frames, and blocks whose dynamic shared
+    // memory leaves L1 less room for them.
+    std::set<std::int64_t> dynamic_shared;
+    for (const auto& v : whole.at("variants")) {
+        EXPECT_GT(v.at("stack_frame").get<std::int64_t>(), 0);
+        dynamic_shared.insert(v.at("dynamic_shared_bytes").get<std::int64_t>());
+    }
+    EXPECT_GE(dynamic_shared.size(), 3u);
+
+    const auto merged_path = dir.path() / "merged.json";
+    const auto r = autotune(fmt::format("merge {0}/sm_90/stack_shared.shard-1-of-2.json "
+                                        "{0}/sm_90/stack_shared.shard-0-of-2.json -o {1}",
+                                        out(), merged_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json merged = json::parse(test::read_file(merged_path));
+    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+}
+
 TEST_F(Sharding, MergeKeepsEveryPartsNvccBuildsAndTheFastestWinnerAsNvccBuildsIt)
 {
     // Measured parts rebuild their own best variants with nvcc; written in by hand here.

@@ -1,6 +1,7 @@
 #include "emit/merge_results.hpp"
 
 #include "arch/arch_target.hpp"
+#include "arch/device_spec.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_json.hpp"
 #include "emit/results_reader.hpp"
@@ -36,6 +37,23 @@ int compute_capability_of(const json& arch)
     try {
         return parse_arch(arch.get<std::string>()).number();
     } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+// The L2 the run's datasheet ceilings carried (where local memory misses L1, the share L2
+// serves): the results record the device, not its L2. Measured ceilings carry none.
+double datasheet_l2_bytes(const json& part, const std::string& ceilings_source)
+{
+    const json& device = part.value("roofline_device", json());
+    if (!device.is_object() || !device.contains("key") || !device.at("key").is_string())
+        return 0;
+    const std::string key = device.at("key").get<std::string>();
+    if (ceilings_source != "datasheet: " + key)
+        return 0;
+    try {
+        return static_cast<double>(find_device_spec(key).l2_bytes);
+    } catch (const ArchError&) { // a device of another version's table
         return 0;
     }
 }
@@ -176,7 +194,8 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
     std::optional<Ceilings> ceilings;
     if (const json& c = problem.value("ceilings", json()); !c.is_null())
         ceilings = Ceilings{c.at("compute_gflops").get<double>(), c.at("bandwidth_gbs").get<double>(),
-                            c.at("clock_mhz").get<double>(), c.at("source").get<std::string>()};
+                            c.at("clock_mhz").get<double>(), c.at("source").get<std::string>(),
+                            datasheet_l2_bytes(parts[0], c.at("source").get<std::string>())};
     const int sms = problem.value("sms", 0);
     const ProblemRanking ranking = rank_facts(facts, problem.at("flops").get<double>(), problem.at("bytes").get<double>(),
                                               ceilings, sms, compute_capability_of(parts[0].at("arch")));
