@@ -121,7 +121,7 @@ namespace {
 
 // Both compile_variants: in parallel, each thread with a compiler of its own, or on this
 // thread through `shared`.
-std::vector<CompiledVariant> compile_all(const KernelSpec& spec, const Problem& problem,
+std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Problem& problem,
                                          const std::vector<Variant>& variants, const ArchTarget& arch,
                                          const CompileSettings& settings, LimitedCompiler* shared)
 {
@@ -245,14 +245,14 @@ std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Prob
                                               const std::vector<Variant>& variants, const ArchTarget& arch,
                                               const CompileSettings& settings)
 {
-    return compile_all(spec, problem, variants, arch, settings, nullptr);
+    return compile_through(spec, problem, variants, arch, settings, nullptr);
 }
 
 std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
                                               const std::vector<Variant>& variants, const ArchTarget& arch,
                                               const CompileSettings& settings, LimitedCompiler& compiler)
 {
-    return compile_all(spec, problem, variants, arch, settings, &compiler);
+    return compile_through(spec, problem, variants, arch, settings, &compiler);
 }
 
 } // namespace autotune
