@@ -122,8 +122,8 @@ namespace {
 // Both compile_variants: in parallel, each thread with a compiler of its own, or on this
 // thread through `shared`.
 std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Problem& problem,
-                                         const std::vector<Variant>& variants, const ArchTarget& arch,
-                                         const CompileSettings& settings, LimitedCompiler* shared)
+                                             const std::vector<Variant>& variants, const ArchTarget& arch,
+                                             const CompileSettings& settings, LimitedCompiler* shared)
 {
     std::vector<CompiledVariant> results(variants.size());
     if (variants.empty())
