@@ -2,7 +2,9 @@
 // kernels (copy; a register-hungry kernel at a block size it cannot launch with), scored
 // with answers worked out by hand, the failure agreement on real compiled variants, the
 // seeded sample, and bad input as exit 2 with one line naming it.
+#include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
+#include "emit/t4_format.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
 #include "support/tune_setup.hpp"
@@ -222,6 +224,27 @@ TEST_F(CheckModelCli, WithoutDeviceThePredictionIsForTheMeasuredDevice)
     EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB"), "a100-pcie-40gb");
     EXPECT_EQ(device_for("NVIDIA GeForce RTX 3090"), "a100-sxm-80gb"); // sm_86: not the device of --arch
     EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB", "--device a100-sxm-80gb"), "a100-sxm-80gb");
+}
+
+// A T4 document (Kernel Tuner's, or export t4's) is measured as the cache it came from: the
+// same points and scores, and the device its metadata names.
+TEST_F(CheckModelCli, AT4DocumentIsMeasuredAsTheCacheItHolds)
+{
+    json cache = kt_cache(copy_names, copy_entries({6, 5, 4, 3, 2, 1}));
+    cache["device_name"] = "NVIDIA A100-PCIE-40GB";
+    const auto cache_path = write("copy.json", cache);
+    const auto t4_path = write("copy.t4.json", t4_document(import_kt_cache(cache_path), cache_path.string()));
+    const auto score = [&](const std::filesystem::path& measured) {
+        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", copy_spec(), measured.string()));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return r.exit_code == 0 ? json::parse(r.out) : json::object();
+    };
+    const json from_cache = score(cache_path), from_t4 = score(t4_path);
+    ASSERT_FALSE(from_t4.empty());
+    EXPECT_EQ(from_t4.at("measured_format"), "T4");
+    EXPECT_EQ(from_t4.at("device"), "a100-pcie-40gb");
+    for (const char* key : {"points", "measured_failures", "spearman", "top1_fraction", "best_in_top_5pct"})
+        EXPECT_EQ(from_t4.at(key), from_cache.at(key)) << key;
 }
 
 TEST_F(CheckModelCli, ASeededSampleIsTheSameEveryRun)

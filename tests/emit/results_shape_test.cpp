@@ -168,6 +168,17 @@ TEST(ResultsShape, AProblemWithoutACostHasCeilingsButNoPlaceOnTheRoofline)
               "results.json: problems[0].ridge: expected a value (the problem has ceilings and bytes), got null");
 }
 
+// What import kt-cache reads is named as such, with the command that turns it into a
+// results file, not refused by its first field (a T4 schema_version is a string).
+TEST(ResultsShape, AT4DocumentOrKernelTunerCacheIsToldToBeImported)
+{
+    const json t4 = t4_document(measured_copy(), "copy.json");
+    EXPECT_EQ(refusal(t4, "copy.t4.json"), "copy.t4.json: a T4 document, not an autotune results file: `autotune "
+                                           "import kt-cache copy.t4.json -o RESULTS` makes one of it");
+    const json cache{{"tune_params_keys", {"bx"}}, {"tune_params", {{"bx", {32}}}}, {"cache", json::object()}};
+    EXPECT_THAT(refusal(cache, "kt.json"), StartsWith("kt.json: a Kernel Tuner cache, not an autotune results file"));
+}
+
 TEST(ResultsShape, AStatusAutotuneNeverWritesIsRefused)
 {
     json copy = committed("sm_90/copy.json");

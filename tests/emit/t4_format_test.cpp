@@ -115,9 +115,14 @@ TEST(T4Format, AHandMadeResultsFileRoundTripsThroughImport)
                    variant(256, "pruned", nullptr)}}};
     for (json& v : results.at("variants")) // float parameters, one of them with no fraction
         v["params"]["scale"] = v.at("index") == 192 ? 2.0 : 1.5;
+    results["device"] = {{"name", "NVIDIA GeForce RTX 3090"}};
     const test::TempDir dir;
     const json back = round_trip(results, dir);
     EXPECT_EQ(back.at("kernel"), "round"); // T4 names no kernel: the file does
+    // nor a device: the export keeps it where Kernel Tuner's caches do, and the import finds
+    // the device's architecture as for a cache
+    EXPECT_EQ(back.at("device"), (json{{"name", "NVIDIA GeForce RTX 3090"}}));
+    EXPECT_EQ(back.at("arch"), "sm_86");
     expect_same_recorded_variants(results, back);
     EXPECT_EQ(back.at("problems").at(0).at("winner").at("params"), (json{{"bx", 32}, {"scale", 1.5}}));
 }
@@ -141,7 +146,9 @@ TEST(T4FormatReal, TheExportHasTheLayoutOfKernelTunersOwnT4File)
     const json theirs = read_json_file(theirs_file);
     const json ours = t4_document(import_kt_cache(test::kernel_tuner_cache("convolution")), "convolution.json");
     EXPECT_EQ(ours.at("schema_version"), theirs.at("schema_version"));
-    EXPECT_EQ(ours.at("metadata"), theirs.at("metadata"));
+    for (const auto& [field, value] : theirs.at("metadata").items()) // theirs, and the cache's device
+        EXPECT_EQ(ours.at("metadata").at(field), value) << field;
+    EXPECT_EQ(ours.at("metadata").at("device_name"), "NVIDIA GeForce RTX 3090");
     std::map<std::string, json> their_records;
     for (const json& r : theirs.at("results"))
         their_records[r.at("configuration").dump()] = r;

@@ -105,7 +105,7 @@ int check_model(const CheckOptions& o)
     for (const auto& note : spec.notes)
         std::cerr << "autotune: " << note << "\n";
     if (o.measured.empty())
-        throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache or an autotune results file)");
+        throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache, a T4 document or an autotune results file)");
     if (!std::filesystem::is_regular_file(o.measured))
         throw UsageError(fmt::format("--measured '{}' not found", o.measured));
     TuneSetup setup;
@@ -235,17 +235,18 @@ int check_model_command(const Arguments& args)
     CheckOptions o;
     CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
                      "[--points FILE] [--json]\n\n"
-                     "Compiles the configurations a measured file holds (a Kernel Tuner cache, or an autotune\n"
-                     "results file with measurements), predicts each the way `autotune run` does, and scores\n"
-                     "the model against the measured times: spearman (predicted order vs time), top1_fraction\n"
-                     "(the optimum over the time of the predicted best), best_in_top_1pct/5pct (the optimum\n"
-                     "over the best time among the predicted first ceil(1%/5% of the points that ran)), beside\n"
-                     "the same for a random pick (exact expectations) and for highest predicted occupancy\n"
-                     "first; and the failures the pipeline predicts (compile errors, launchability) against\n"
-                     "the measured ones. Parameters are joined by name; a parameter missing on one side is\n"
-                     "an error unless the other holds it at one value (a fixed setting: noted).");
+                     "Compiles the configurations a measured file holds (a Kernel Tuner cache, a T4 document,\n"
+                     "or an autotune results file with measurements), predicts each the way `autotune run`\n"
+                     "does, and scores the model against the measured times: spearman (predicted order vs\n"
+                     "time), top1_fraction (the optimum over the time of the predicted best),\n"
+                     "best_in_top_1pct/5pct (the optimum over the best time among the predicted first\n"
+                     "ceil(1%/5% of the points that ran)), beside the same for a random pick (exact\n"
+                     "expectations) and for highest predicted occupancy first; and the failures the pipeline\n"
+                     "predicts (compile errors, launchability) against the measured ones. Parameters are\n"
+                     "joined by name; a parameter missing on one side is an error unless the other holds it\n"
+                     "at one value (a fixed setting: noted).");
     line.options()
-        ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz) or an autotune results file")
+        ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz), a T4 document or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")

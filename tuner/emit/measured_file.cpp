@@ -4,6 +4,7 @@
 #include "emit/kt_cache_import.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_shape.hpp"
+#include "emit/t4_format.hpp"
 #include "strategy/replay.hpp"
 
 #include <cmath>
@@ -69,8 +70,18 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
 MeasuredFile read_measured_file(const std::filesystem::path& file)
 {
     const std::string path = file.string();
-    const json document = read_json_file(file);
+    json document = read_json_file(file);
+    const bool t4 = is_t4(document);
+    if (t4) { // a T4 document holds what a Kernel Tuner cache does, as import reads it
+        try {
+            document = kt_cache_of_t4(document, file.filename().string(), path);
+        } catch (const std::invalid_argument& e) {
+            throw KtCacheError(e.what());
+        }
+    }
     MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
+    if (t4)
+        out.format = "T4";
     for (const auto& c : out.configurations)
         for (const auto& name : out.parameters)
             if (!c.params.contains(name))

@@ -1,6 +1,8 @@
 #include "emit/results_shape.hpp"
 
+#include "emit/kt_cache_import.hpp"
 #include "emit/results_json.hpp"
+#include "emit/t4_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -370,8 +372,14 @@ ResultsOrigin check_results_shape(const json& document, const std::string& path)
     const JsonPlace root(document, "", path);
     if (!document.is_object())
         root.fail(fmt::format("not an autotune results file (a JSON {}, not an object)", document.type_name()));
+    // What import kt-cache reads is told apart first: a T4 document's schema_version is a
+    // string, and saying so would not tell the user what the file is.
+    if (is_t4(document) || is_kt_cache(document))
+        root.fail(fmt::format("a {}, not an autotune results file: `autotune import kt-cache {} -o RESULTS` makes one "
+                              "of it",
+                              is_t4(document) ? "T4 document" : "Kernel Tuner cache", path));
     check_schema_version(root);
-    // Other JSON (a device file, a Kernel Tuner cache) is told apart before its fields are.
+    // Other JSON (a device file) is told apart before its fields are.
     for (const char* field : {"kernel", "spec", "arch", "problem", "variants"})
         if (!document.contains(field))
             root.fail(fmt::format("not an autotune results file (no '{}')", field));

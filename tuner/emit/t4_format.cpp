@@ -73,7 +73,13 @@ json t4_document(const json& results, const std::string& path)
         throw std::invalid_argument(fmt::format("{}: nothing in it was measured (compiled and predicted only); T4 "
                                                 "records measurements, not predictions",
                                                 path));
-    return json{{"schema_version", "1.0.0"}, {"metadata", {{"timeunit", "miliseconds"}}}, {"results", records}};
+    // T4 names no device; Kernel Tuner's caches do, as device_name, and a reader that does
+    // not know the field skips it (the results schema does not close metadata).
+    json metadata{{"timeunit", "miliseconds"}};
+    if (const json device = results.value("device", json()); device.is_object() && device.contains("name") &&
+                                                             device.at("name").is_string())
+        metadata["device_name"] = device.at("name");
+    return json{{"schema_version", "1.0.0"}, {"metadata", metadata}, {"results", records}};
 }
 
 bool is_t4(const json& document)
@@ -136,8 +142,12 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
         std::sort(list.begin(), list.end());
         tune_params[name] = list;
     }
-    return json{{"kernel_name", kernel}, {"problem_size", nullptr}, {"tune_params_keys", keys},
-                {"tune_params", tune_params}, {"objective", "time"}, {"cache", cache}};
+    json out{{"kernel_name", kernel}, {"problem_size", nullptr}, {"tune_params_keys", keys},
+             {"tune_params", tune_params}, {"objective", "time"}, {"cache", cache}};
+    if (const json metadata = t4.value("metadata", json()); metadata.is_object() && metadata.contains("device_name") &&
+                                                            metadata.at("device_name").is_string())
+        out["device_name"] = metadata.at("device_name");
+    return out;
 }
 
 } // namespace autotune
