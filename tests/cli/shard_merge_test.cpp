@@ -102,6 +102,27 @@ TEST_F(Sharding, VariantsWithLocalMemoryMergeIntoTheUnshardedRanking)
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json merged = json::parse(test::read_file(merged_path));
     EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+
+    // The L2 comes from the parts' ceilings, whatever their source: ceilings measured on a
+    // GPU name no device of the table, and the run ranked with the L2 its driver reported.
+    const auto measured_source = [](json document) {
+        for (auto& problem : document.at("problems")) {
+            EXPECT_TRUE(problem.at("ceilings").contains("l2_bytes"));
+            problem["ceilings"]["source"] = "measured: out/devices/a-gpu.json";
+        }
+        return document;
+    };
+    std::vector<std::string> parts;
+    for (int i = 0; i < 2; ++i) {
+        parts.push_back((dir.path() / fmt::format("measured-part{}.json", i)).string());
+        std::ofstream(parts.back()) << measured_source(results(fmt::format("stack_shared.shard-{}-of-2.json", i))).dump();
+    }
+    const auto remerged_path = dir.path() / "remerged.json";
+    const auto again = autotune(fmt::format("merge {} {} -o {}", parts[0], parts[1], remerged_path.string()));
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    const json remerged = json::parse(test::read_file(remerged_path));
+    EXPECT_TRUE(comparable(remerged) == comparable(measured_source(whole)))
+        << json::diff(comparable(measured_source(whole)), comparable(remerged)).dump(1);
 }
 
 TEST_F(Sharding, MergeKeepsEveryPartsNvccBuildsAndTheFastestWinnerAsNvccBuildsIt)

@@ -41,10 +41,13 @@ int compute_capability_of(const json& arch)
     }
 }
 
-// The L2 the run's datasheet ceilings carried (where local memory misses L1, the share L2
-// serves): the results record the device, not its L2. Measured ceilings carry none.
-double datasheet_l2_bytes(const json& part, const std::string& ceilings_source)
+// The L2 the run ranked with (where local memory misses L1, the share L2 serves): its
+// ceilings record it; files written before they did name only the datasheet's device.
+double ranked_l2_bytes(const json& part, const json& ceilings)
 {
+    if (ceilings.contains("l2_bytes"))
+        return ceilings.at("l2_bytes").get<double>();
+    const std::string ceilings_source = ceilings.at("source").get<std::string>();
     const json& device = part.value("roofline_device", json());
     if (!device.is_object() || !device.contains("key") || !device.at("key").is_string())
         return 0;
@@ -195,7 +198,7 @@ json merge_problem(const std::vector<json>& parts, const std::vector<std::string
     if (const json& c = problem.value("ceilings", json()); !c.is_null())
         ceilings = Ceilings{c.at("compute_gflops").get<double>(), c.at("bandwidth_gbs").get<double>(),
                             c.at("clock_mhz").get<double>(), c.at("source").get<std::string>(),
-                            datasheet_l2_bytes(parts[0], c.at("source").get<std::string>())};
+                            ranked_l2_bytes(parts[0], c)};
     const int sms = problem.value("sms", 0);
     const ProblemRanking ranking = rank_facts(facts, problem.at("flops").get<double>(), problem.at("bytes").get<double>(),
                                               ceilings, sms, compute_capability_of(parts[0].at("arch")));

@@ -201,6 +201,9 @@ json ranked_problem_json(const json& variables, const ProblemRanking& r,
                                       {"clock_mhz", r.ceilings->clock_mhz},
                                       {"source", r.ceilings->source}}
                                : json(nullptr);
+    // The L2 the ranking charged local memory against, so that merge ranks as the run did.
+    if (r.ceilings && r.ceilings->l2_bytes > 0)
+        p["ceilings"]["l2_bytes"] = r.ceilings->l2_bytes;
     p["sms"] = sms;
     p["measured"] = r.measured;
     if (r.winner) {

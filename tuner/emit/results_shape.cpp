@@ -257,6 +257,8 @@ void check_problem_entry(const JsonPlace& p, const JsonPlace& variants, const Or
         for (const char* field : {"compute_gflops", "bandwidth_gbs", "clock_mhz"})
             ceilings.at(field, K::number);
         ceilings.at("source", K::string);
+        if (const auto l2 = ceilings.find("l2_bytes", K::number); l2 && l2->value().get<double>() < 0)
+            l2->fail(fmt::format("{} is not a size in bytes", l2->value().dump()));
         // With ceilings and a cost (bytes) the roofline places the problem: ridge and bound
         // are known. A spec without a cost model (a T1 file) has no place on it.
         for (const auto& known : {ridge, bound})

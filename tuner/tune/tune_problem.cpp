@@ -2,11 +2,11 @@
 
 #include "compile/compile_variants.hpp"
 #include "measure/consumer_build.hpp"
-#include "rank/measured_ceilings.hpp"
 #include "rank/rank_problem.hpp"
 #include "strategy/launch_bound_sweep.hpp"
 #include "strategy/prune_variants.hpp"
 #include "tune/lazy_search.hpp"
+#include "tune/ranking_ceilings.hpp"
 #include "predict/variant_prediction.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/check_problem.hpp"
@@ -82,15 +82,8 @@ void sort_by_index(TuningRun& run)
 ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const TuningRun& run)
 {
     const KernelSpec& spec = *setup.spec;
-    std::optional<Ceilings> ceilings;
-    if (run.device) {
-        const auto devices_dir = setup.out / "devices";
-        if (const auto measured = read_measured_ceilings(devices_dir, run.device->name))
-            ceilings = ceilings_for(*measured, spec.cost.precision,
-                                    devices_dir / (device_slug(run.device->name) + ".json"));
-    }
-    if (!ceilings && run.roofline_device)
-        ceilings = datasheet_ceilings(*run.roofline_device, spec.cost.precision);
+    const std::optional<Ceilings> ceilings = ranking_ceilings(spec.cost.precision, setup.out / "devices",
+                                                              run.device ? &*run.device : nullptr, run.roofline_device);
     const ProblemWork work = problem_work(spec, problem, run.variants);
     return rank_facts(run.facts, work.flops, work.bytes, ceilings,
                       run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0,
