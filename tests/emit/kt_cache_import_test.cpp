@@ -227,6 +227,10 @@ TEST_F(KtCacheImport, BadInputIsOneLineNamingTheFile)
                  "two cache entries");
     expect_error(write("negative.json", R"({"tune_params_keys": ["x"], "tune_params": {"x": [1]}, "cache": {"1": {"x": 1, "time": -3}}})"),
                  "no valid time");
+    // T4 documents: one without results, one whose record names no configuration.
+    expect_error(write("empty.t4.json", R"({"schema_version": "1.0.0", "results": []})"), "a T4 document without results");
+    expect_error(write("bare.t4.json", R"({"schema_version": "1.0.0", "results": [{"times": {}}]})"),
+                 "results[0] has no configuration");
     std::string corrupt = "\x1f\x8b\x08";
     corrupt += std::string(40, 'z');
     expect_error(write("corrupt.json.gz", corrupt), "not a readable gzip file");

@@ -97,6 +97,8 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
     std::map<std::string, std::vector<json>> values;
     json cache = json::object();
     const json& records = t4.at("results");
+    if (records.empty())
+        throw std::invalid_argument(fmt::format("{}: a T4 document without results: no configuration to read", path));
     for (std::size_t i = 0; i < records.size(); ++i) {
         const json& r = records[i];
         if (!r.is_object() || !r.contains("configuration") || !r.at("configuration").is_object())
