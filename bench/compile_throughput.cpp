@@ -28,8 +28,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <nvrtc.h>
