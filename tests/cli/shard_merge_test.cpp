@@ -24,6 +24,24 @@ protected:
     }
     json results(const std::string& name) { return json::parse(test::read_file(dir.path() / "out" / "sm_90" / name)); }
     std::string out() const { return (dir.path() / "out").string(); }
+    // The parts of out/sm_90 named `shard-I-of-N` parts of `kernel`, in the order given.
+    std::vector<std::string> parts_of(const std::string& kernel, int count, const std::vector<int>& order) const
+    {
+        std::vector<std::string> parts;
+        for (const int i : order)
+            parts.push_back(fmt::format("{}/sm_90/{}.shard-{}-of-{}.json", out(), kernel, i, count));
+        return parts;
+    }
+    // Merges `parts` into `name` and expects what `whole` holds, but for what differs
+    // between any two runs.
+    void expect_merged_as(const std::vector<std::string>& parts, const json& whole, const std::string& name)
+    {
+        const auto merged_path = dir.path() / name;
+        const auto r = autotune(fmt::format("merge {} -o {}", fmt::join(parts, " "), merged_path.string()));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const json merged = json::parse(test::read_file(merged_path));
+        EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+    }
 
     // A results document without what differs between any two runs (compile timings, cache).
     // Each further problem of a [[problems]] run carries the same fields.
@@ -66,18 +84,12 @@ TEST_F(Sharding, ThePartsPartitionTheSpaceAndMergeIntoTheUnshardedRun)
     const json whole = results("copy.json");
     EXPECT_EQ(total, whole.at("variants").size()); // complete
 
-    const auto merged_path = dir.path() / "merged.json";
-    const auto r = autotune(fmt::format("merge {0}/sm_90/copy.shard-2-of-3.json {0}/sm_90/copy.shard-0-of-3.json "
-                                        "{0}/sm_90/copy.shard-1-of-3.json -o {1}",
-                                        out(), merged_path.string()));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json merged = json::parse(test::read_file(merged_path));
-    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+    expect_merged_as(parts_of("copy", 3, {2, 0, 1}), whole, "merged.json");
 }
 
 // A variant with a stack frame: how much of its local traffic L1 and L2 serve depends on
 // the blocks' shared memory, dynamic included, and on the device's L2, which the results
-// record by the device's name. Merge ranks it as the unsharded run did.
+// record in their ceilings. Merge ranks it as the unsharded run did.
 TEST_F(Sharding, VariantsWithLocalMemoryMergeIntoTheUnshardedRanking)
 {
     const std::string spec = (test::data_dir() / "local_memory" / "stack_shared.toml").string();
@@ -95,13 +107,7 @@ TEST_F(Sharding, VariantsWithLocalMemoryMergeIntoTheUnshardedRanking)
     }
     EXPECT_GE(dynamic_shared.size(), 3u);
 
-    const auto merged_path = dir.path() / "merged.json";
-    const auto r = autotune(fmt::format("merge {0}/sm_90/stack_shared.shard-1-of-2.json "
-                                        "{0}/sm_90/stack_shared.shard-0-of-2.json -o {1}",
-                                        out(), merged_path.string()));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json merged = json::parse(test::read_file(merged_path));
-    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+    expect_merged_as(parts_of("stack_shared", 2, {1, 0}), whole, "merged.json");
 
     // The L2 comes from the parts' ceilings, whatever their source: ceilings measured on a
     // GPU name no device of the table, and the run ranked with the L2 its driver reported.
@@ -117,12 +123,7 @@ TEST_F(Sharding, VariantsWithLocalMemoryMergeIntoTheUnshardedRanking)
         parts.push_back((dir.path() / fmt::format("measured-part{}.json", i)).string());
         std::ofstream(parts.back()) << measured_source(results(fmt::format("stack_shared.shard-{}-of-2.json", i))).dump();
     }
-    const auto remerged_path = dir.path() / "remerged.json";
-    const auto again = autotune(fmt::format("merge {} {} -o {}", parts[0], parts[1], remerged_path.string()));
-    ASSERT_EQ(again.exit_code, 0) << again.err;
-    const json remerged = json::parse(test::read_file(remerged_path));
-    EXPECT_TRUE(comparable(remerged) == comparable(measured_source(whole)))
-        << json::diff(comparable(measured_source(whole)), comparable(remerged)).dump(1);
+    expect_merged_as(parts, measured_source(whole), "remerged.json");
 }
 
 TEST_F(Sharding, MergeKeepsEveryPartsNvccBuildsAndTheFastestWinnerAsNvccBuildsIt)
@@ -165,12 +166,7 @@ TEST_F(Sharding, ARunOverSeveralProblemsShardsAndMergesProblemByProblem)
     ASSERT_EQ(autotune(fmt::format("gemm --arch sm_90 --compile-only {} --out {}", variants, out())).exit_code, 0);
     const json whole = results("gemm.json");
     ASSERT_EQ(whole.at("problems").size(), 4u);
-    const auto merged_path = dir.path() / "merged.json";
-    const auto r = autotune(fmt::format("merge {0}/sm_90/gemm.shard-1-of-2.json {0}/sm_90/gemm.shard-0-of-2.json -o {1}",
-                                        out(), merged_path.string()));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json merged = json::parse(test::read_file(merged_path));
-    EXPECT_TRUE(comparable(merged) == comparable(whole)) << json::diff(comparable(whole), comparable(merged)).dump(1);
+    expect_merged_as(parts_of("gemm", 2, {1, 0}), whole, "merged.json");
 }
 
 TEST_F(Sharding, IncompleteOrRepeatedPartsAndBadShardsAreBadInput)

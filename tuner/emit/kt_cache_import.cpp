@@ -246,19 +246,23 @@ KtCache kt_cache_entries(const json& cache, const std::string& path)
     return out;
 }
 
+json as_kt_cache(json document, const std::filesystem::path& file)
+{
+    if (!is_t4(document))
+        return document;
+    std::string kernel = file.filename().string();
+    kernel = kernel.substr(0, kernel.find('.'));
+    try {
+        return kt_cache_of_t4(document, kernel, file.string());
+    } catch (const std::invalid_argument& e) {
+        throw KtCacheError(one_line(e.what()));
+    }
+}
+
 json import_kt_cache(const std::filesystem::path& file)
 {
     const std::string path = file.string();
-    json cache = read_json_file(file);
-    if (is_t4(cache)) { // T4 carries what a cache does; its kernel is named by the file
-        std::string kernel = file.filename().string();
-        kernel = kernel.substr(0, kernel.find('.'));
-        try {
-            cache = kt_cache_of_t4(cache, kernel, path);
-        } catch (const std::invalid_argument& e) {
-            throw KtCacheError(one_line(e.what()));
-        }
-    }
+    const json cache = as_kt_cache(read_json_file(file), file);
     const KtCache read = kt_cache_entries(cache, path);
     const std::size_t combinations = read.combinations;
     json variants = json::array();

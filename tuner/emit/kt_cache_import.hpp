@@ -37,6 +37,11 @@ public:
 // Whether a document has a Kernel Tuner cache's fields (tune_params_keys, tune_params, cache).
 [[nodiscard]] bool is_kt_cache(const nlohmann::ordered_json& document);
 
+// A file's document as a Kernel Tuner cache: a T4 document (which carries what a cache does;
+// the file names its kernel) converted, anything else as it is. Throws KtCacheError naming
+// the file for a T4 document that cannot be read so.
+[[nodiscard]] nlohmann::ordered_json as_kt_cache(nlohmann::ordered_json document, const std::filesystem::path& file);
+
 // One configuration of a cache: its index (see the mapping above), its parameters
 // (tune_params_keys order) and its entry as recorded ("time", "times", ...).
 struct KtCacheEntry {

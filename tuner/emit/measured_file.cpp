@@ -72,13 +72,7 @@ MeasuredFile read_measured_file(const std::filesystem::path& file)
     const std::string path = file.string();
     json document = read_json_file(file);
     const bool t4 = is_t4(document);
-    if (t4) { // a T4 document holds what a Kernel Tuner cache does, as import reads it
-        try {
-            document = kt_cache_of_t4(document, file.filename().string(), path);
-        } catch (const std::invalid_argument& e) {
-            throw KtCacheError(e.what());
-        }
-    }
+    document = as_kt_cache(std::move(document), file); // as import reads it
     MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
     if (t4)
         out.format = "T4";
