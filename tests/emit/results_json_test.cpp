@@ -9,6 +9,7 @@
 
 using namespace autotune;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -176,6 +177,19 @@ TEST(CompileTable, TheSummaryCountsTheSpacesValidVariantsAndSaysWhatPickedTheRun
     run.picked_by_variants = false;
     EXPECT_THAT(compile_summary(run), HasSubstr("2 variants of gemm for sm_90 (shard 1/4 of the 6768 of 16896 "
                                                 "combinations valid): "));
+}
+
+TEST(CompileTable, TheSummarySaysWhyAProblemHasNoRoofline)
+{
+    TuningRun run = sample_run();
+    ProblemRanking ranking;
+    ranking.ceilings = Ceilings{35000, 936, 1695, "datasheet: rtx-3090", 6 << 20};
+    run.ranking = ranking; // a T1 file's problem: the device's ceilings, but no cost
+    EXPECT_THAT(compile_summary(run), HasSubstr("no roofline: the spec gives no cost"));
+    EXPECT_THAT(compile_summary(run), Not(HasSubstr("no ceilings")));
+    run.ranking->bytes = 1e6; // a cost, and no device to put it against
+    run.ranking->ceilings.reset();
+    EXPECT_THAT(compile_summary(run), HasSubstr("1 MB; no ceilings for sm_90 (--device names a device)"));
 }
 
 } // namespace

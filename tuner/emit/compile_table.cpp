@@ -201,6 +201,10 @@ std::string winner_summary(const TuningRun& run)
                             "ceilings from {})",
                             problem, r.flops / 1e9, r.bytes / 1e6, r.flops / r.bytes,
                             r.roofline->compute_bound ? "compute" : "memory", r.roofline->ridge, r.ceilings->source);
+    else if (r.bytes <= 0) // ceilings or not, a problem without bytes has no place on the roofline
+        text += fmt::format("\nproblem{}: no roofline: the spec gives no cost (a [cost] table's flops and bytes; "
+                            "a T1 file has none); ranked by the time model alone",
+                            problem);
     else
         text += fmt::format("\nproblem{}: {:.3g} GFLOP, {:.3g} MB; no ceilings for {} (--device names a device)",
                             problem, r.flops / 1e9, r.bytes / 1e6, run.arch);
