@@ -177,6 +177,40 @@ TEST(GuessedSpace, ForestLearnsTheCorrectionToTheGuessAndFindsThisGpusOptimum)
     }
 }
 
+TEST(GuessedSpace, ForestTriesEveryParameterAroundItsBestBeforeFollowingTheGuess)
+{
+    // A guess that is right along most parameters and wrong along one with few values (the
+    // model's time for two methods of which the other compiler made one heavier): the
+    // neighbours along that parameter look worse than the plateau along the block size, and
+    // a polish that follows the guess stays on the plateau. Trying each parameter around the
+    // best point once before following the guess finds the other method.
+    SearchSpace space;
+    space.parameter_names = {"B", "M", "T"};
+    space.parameter_values = {{}, {0, 1}, {1, 2, 3, 4, 5, 6}};
+    for (std::int64_t b = 1; b <= 16; ++b)
+        space.parameter_values[0].push_back(32 * b);
+    for (const auto b : space.parameter_values[0])
+        for (const auto m : space.parameter_values[1])
+            for (const auto t : space.parameter_values[2])
+                space.points.push_back({b, m, t});
+    const auto shape = [](const std::vector<std::int64_t>& p) {
+        const double b = static_cast<double>(p[0] / 32), t = static_cast<double>(p[2]);
+        return (1 + 0.3 * (6 - t)) * (1 + 0.002 * std::abs(b - 4));
+    };
+    for (const auto& p : space.points)
+        space.guess.push_back(shape(p) * (p[1] == 0 ? 1.05 : 1.0));
+    const auto this_gpu = [&](const std::vector<std::int64_t>& p) { return shape(p) * (p[1] == 0 ? 0.85 : 1.0); };
+    const Evaluate evaluate = [&](std::size_t p) -> std::optional<double> { return this_gpu(space.points[p]); };
+    const double optimum = this_gpu({128, 0, 6});
+    Budget budget;
+    budget.max_evaluations = 10; // 5 % of the space
+    for (const std::uint64_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+        const SearchTrace t = run_strategy("forest", space, evaluate, budget, seed);
+        ASSERT_TRUE(t.best.has_value());
+        EXPECT_DOUBLE_EQ(this_gpu(space.points[*t.best]), optimum) << "seed " << seed;
+    }
+}
+
 TEST(GuessedSpace, AFactOrGuessOfTheWrongLengthIsRefused)
 {
     SearchSpace space = guessed_space();

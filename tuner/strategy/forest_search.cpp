@@ -12,7 +12,8 @@
 // - polish (every 2nd step, unless it explores): of the best point's one-parameter
 //   neighbours, the one the tree predicts fastest. One changed value from the best is the
 //   likeliest improvement, and a tree ranks such points poorly when the changed value was
-//   never measured together with the others.
+//   never measured together with the others. With a guess, each parameter is first tried
+//   once around the best point (polish_candidates).
 // What is known before measuring (the space's facts: compiled facts, another GPU's times)
 // are features of the tree beside the parameters; the space's guess orders half of the
 // initial design, and the tree then models the measured time relative to the guess.
@@ -140,6 +141,37 @@ std::vector<std::size_t> lowest_predicted(const RegressionForest& tree, const Po
     return tied;
 }
 
+// The best point's one-parameter neighbours the polish move chooses from: unmeasured, and
+// with a guess where a guess exists (`offset`: log guessed time, NaN where none). With a
+// guess the tree's ranking of them is mostly the guess's, and a guess can be wrong along a
+// whole parameter (pnpoly's model ranks its two fastest methods the wrong way round): until
+// each parameter has a neighbour measured around this point, only the parameters without
+// one are offered, so every parameter is tried against the guess once. Without a guess
+// the tree knows only measurements and chooses among all of them.
+std::vector<std::size_t> polish_candidates(const SearchRun& run, const SpaceGeometry& geometry, std::size_t best,
+                                           const std::vector<double>& offset)
+{
+    const auto along = [&](std::size_t q) { // the parameter q changes
+        std::size_t k = 0;
+        while (k < geometry.parameters() && geometry.positions(q)[k] == geometry.positions(best)[k])
+            ++k;
+        return k;
+    };
+    const auto open = [&](std::size_t q) { return !run.evaluated(q) && (offset.empty() || !std::isnan(offset[q])); };
+    const std::vector<std::size_t> neighbours = geometry.hamming(best);
+    std::vector<bool> tried(geometry.parameters(), false);
+    for (const std::size_t q : neighbours)
+        if (run.evaluated(q))
+            tried[along(q)] = true;
+    const bool untried_left =
+        !offset.empty() && std::any_of(neighbours.begin(), neighbours.end(), [&](std::size_t q) { return open(q) && !tried[along(q)]; });
+    std::vector<std::size_t> candidates;
+    for (const std::size_t q : neighbours)
+        if (open(q) && !(untried_left && tried[along(q)]))
+            candidates.push_back(q);
+    return candidates;
+}
+
 } // namespace
 
 void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
@@ -192,10 +224,7 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
         tree.fit(features, points, targets, settings, random);
 
         if (step % polish_every == 0) {
-            std::vector<std::size_t> near;
-            for (const std::size_t q : geometry.hamming(*incumbent(trace)))
-                if (!run.evaluated(q))
-                    near.push_back(q);
+            const auto near = polish_candidates(run, geometry, *incumbent(trace), offset);
             if (const auto best = lowest_predicted(tree, features, near, offset); !best.empty()) {
                 run.evaluate(best.front());
                 continue;
