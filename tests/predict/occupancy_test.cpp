@@ -93,7 +93,8 @@ TEST(Occupancy, FootprintsThatCannotRunAreErrorsNamingTheValue)
     EXPECT_THAT([] { (void)occupancy(90, 128, 300); },
                 ::testing::ThrowsMessage<OccupancyError>(::testing::HasSubstr("300 registers")));
     EXPECT_THAT([] { (void)occupancy(90, 1024, 255); }, // 1024 × 255 exceeds the 64K registers of a block
-                ::testing::ThrowsMessage<OccupancyError>(::testing::HasSubstr("no block fits")));
+                ::testing::ThrowsMessage<OccupancyError>(::testing::HasSubstr(
+                    "no block fits an sm_90 SM: 1024 threads × 255 registers, 0 bytes shared (the registers allow none)")));
     EXPECT_THAT([] { (void)occupancy(80, 128, 32, 200 * 1024); },
                 ::testing::ThrowsMessage<OccupancyError>(::testing::HasSubstr("shared memory")));
 }

@@ -4,6 +4,8 @@
 #include <climits>
 #include <cuda_occupancy.h>
 #include <fmt/format.h>
+#include <string>
+#include <utility>
 
 namespace autotune {
 
@@ -99,11 +101,20 @@ Occupancy predict_occupancy(const ArchSpec& arch, const KernelFootprint& kernel)
 {
     check_footprint(arch, kernel);
     const cudaOccResult r = calculate(arch, kernel, kernel.registers_per_thread);
-    if (r.activeBlocksPerMultiprocessor == 0)
-        throw OccupancyError(fmt::format(
-            "no block fits an {} SM: {} threads × {} registers, {} bytes shared (registers allow {}, shared memory {})",
-            arch.name, kernel.threads_per_block, kernel.registers_per_thread,
-            kernel.static_shared_bytes + kernel.dynamic_shared_bytes, r.blockLimitRegs, r.blockLimitSharedMem));
+    if (r.activeBlocksPerMultiprocessor == 0) {
+        // Name the limits that allow no block (a limit that binds nothing reads INT_MAX).
+        std::string none;
+        for (const auto& [limit, blocks] : {std::pair{"registers", r.blockLimitRegs},
+                                            std::pair{"shared memory", r.blockLimitSharedMem},
+                                            std::pair{"warps", r.blockLimitWarps},
+                                            std::pair{"barriers", r.blockLimitBarriers}})
+            if (blocks == 0)
+                none += fmt::format("{}{}", none.empty() ? "" : " and ", limit);
+        throw OccupancyError(fmt::format("no block fits an {} SM: {} threads × {} registers, {} bytes shared ({} allow none)",
+                                         arch.name, kernel.threads_per_block, kernel.registers_per_thread,
+                                         kernel.static_shared_bytes + kernel.dynamic_shared_bytes,
+                                         none.empty() ? "the calculator's limits" : "the " + none));
+    }
 
     Occupancy o;
     o.blocks_per_sm = r.activeBlocksPerMultiprocessor;
