@@ -158,6 +158,14 @@ TEST_F(CheckModelCli, ScoresAgainstTimesMadeUpInTheReverseOfTheModelsOrder)
     EXPECT_THAT(text.out, HasSubstr("1 agree, 1 only measured, 1 only predicted"));
     EXPECT_THAT(text.out, HasSubstr("ran, though predicted to fail:\n  BLOCK=256,VEC=1,ITEMS=1,MAX_THREADS=1024,MIN_BLOCKS=16"));
     EXPECT_THAT(text.out, HasSubstr("registers "));
+    // Neither disagreement is a register count: the prediction is a launch bound's, the
+    // measured failure a compile's.
+    EXPECT_THAT(miss.at("explanation").get<std::string>(), HasSubstr("it ran there; no register count explains"));
+    ASSERT_EQ(out.at("unpredicted_failures").size(), 1u);
+    EXPECT_EQ(out.at("unpredicted_failures")[0].at("measured_failure"), "CompilationFailedConfig");
+    EXPECT_THAT(out.at("unpredicted_failures")[0].at("explanation").get<std::string>(),
+                HasSubstr("it failed to compile there (CompilationFailedConfig); it compiles here"));
+    EXPECT_THAT(text.out, HasSubstr("failed, though predicted to run:\n  BLOCK=64,VEC=4"));
 }
 
 TEST_F(CheckModelCli, ABlockTheRegistersCannotLaunchIsAPredictedFailureThatAgrees)
@@ -171,6 +179,37 @@ TEST_F(CheckModelCli, ABlockTheRegistersCannotLaunchIsAPredictedFailureThatAgree
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json out = json::parse(r.out);
     EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 1, 1, 1, 0, 0}));
+}
+
+TEST_F(CheckModelCli, ALaunchThatDisagreesIsExplainedByTheRegistersItBounds)
+{
+    // The other way round from the test above: the heavy 1024-thread block ran there, and
+    // two light ones failed to launch. 1024 threads fit an sm_80 SM with at most 64
+    // registers a thread (8 warps on each of the 4 partitions' 16,384 registers); a block of
+    // 128 fits at any count.
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, "RuntimeFailedConfig"},
+                                                                       {{128, 96}, 3.0},
+                                                                       {{1024, 8}, "RuntimeFailedConfig"},
+                                                                       {{1024, 96}, 2.0}}));
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", spec, path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 2, 1, 0, 2, 1}));
+    ASSERT_EQ(out.at("misses").size(), 1u);
+    EXPECT_THAT(out.at("misses")[0].at("explanation").get<std::string>(),
+                HasSubstr("it ran there, so the binary measured used at most 64 registers a thread (a block of 1024 "
+                          "threads on sm_80 fits with no more); this compile gives "));
+    ASSERT_EQ(out.at("unpredicted_failures").size(), 2u);
+    for (const json& failure : out.at("unpredicted_failures")) {
+        const std::string why = failure.at("explanation").get<std::string>();
+        if (failure.at("params").at("BLOCK") == 1024)
+            EXPECT_THAT(why, HasSubstr("it failed to launch there, as a block of 1024 threads on sm_80 does from 65 "
+                                       "registers a thread: the binary measured used more than 64"));
+        else
+            EXPECT_THAT(why, HasSubstr("though no register count stops a block of 128 threads on sm_80: not a limit "
+                                       "the model knows"));
+    }
 }
 
 TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)

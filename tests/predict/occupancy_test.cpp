@@ -138,3 +138,24 @@ TEST(Occupancy, PropertiesHoldOverASweepOfEveryArchitecture)
 }
 
 } // namespace
+
+TEST(Occupancy, TheMostRegistersOneBlockLaunchesWithFollowTheAllocationRules)
+{
+    // sm_86: 65,536 registers in 4 partitions of 16,384, allocated per warp in units of 256.
+    // 928 threads = 29 warps, 8 on the fullest partition: 16,384 / 8 = 2,048 a warp = 64 a
+    // thread. 800 threads = 25 warps, 7 on the fullest: 72 a thread (2,304 a warp, 16,128)
+    // fits, 73 (2,336, rounded up to 2,560: 17,920) does not.
+    const ArchSpec& sm86 = find_arch_spec(86);
+    EXPECT_EQ(most_registers_for_one_block(sm86, 928), 64);
+    EXPECT_EQ(most_registers_for_one_block(sm86, 800), 72);
+    EXPECT_EQ(most_registers_for_one_block(sm86, 1024), 64);
+    EXPECT_EQ(most_registers_for_one_block(sm86, 128), 255); // the per-thread maximum binds first
+    EXPECT_EQ(most_registers_for_one_block(sm86, 1025), -1);
+    // It is the boundary predict_occupancy draws.
+    for (const int threads : {96, 640, 800, 928, 1024}) {
+        const int most = most_registers_for_one_block(sm86, threads);
+        EXPECT_GT(predict_occupancy(sm86, {threads, most, 0, 0, 1}).blocks_per_sm, 0) << threads;
+        if (most < sm86.max_registers_per_thread)
+            EXPECT_THROW((void)predict_occupancy(sm86, {threads, most + 1, 0, 0, 1}), OccupancyError) << threads;
+    }
+}

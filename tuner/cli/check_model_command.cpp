@@ -15,6 +15,7 @@
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
 #include "spec/load_spec.hpp"
+#include "tune/failure_explanation.hpp"
 #include "tune/model_check.hpp"
 #include "tune/no_winner.hpp"
 #include "tune/tune_problem.hpp"
@@ -22,6 +23,7 @@
 #include "util/one_line.hpp"
 #include "util/project_paths.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <iostream>
@@ -161,6 +163,12 @@ int check_model(const CheckOptions& o)
     }
     const std::vector<CheckedPoint> points = checked_points(join, run);
     const ModelCheck check = score_model(points);
+    const auto explanation = [&](std::size_t p) {
+        const CheckedPoint& c = points[p];
+        return explain_failure_disagreement(
+            {c.measured.has_value(), join.points[p].failure, c.predicted_failure, c.threads, c.registers},
+            *setup.arch_spec);
+    };
 
     if (!o.points.empty())
         write_points(o.points, join, run, points);
@@ -172,7 +180,14 @@ int check_model(const CheckOptions& o)
             misses.push_back({{"params", join.points[p].params},
                               {"measured_seconds", *points[p].measured},
                               {"registers", points[p].registers ? json(*points[p].registers) : json(nullptr)},
-                              {"predicted_failure", points[p].predicted_failure}});
+                              {"predicted_failure", points[p].predicted_failure},
+                              {"explanation", explanation(p)}});
+        json unpredicted = json::array();
+        for (const std::size_t p : check.unpredicted)
+            unpredicted.push_back({{"params", join.points[p].params},
+                                   {"measured_failure", join.points[p].failure},
+                                   {"registers", points[p].registers ? json(*points[p].registers) : json(nullptr)},
+                                   {"explanation", explanation(p)}});
         json out{{"spec", o.spec},
                  {"measured", o.measured},
                  {"measured_format", measured.format},
@@ -196,6 +211,7 @@ int check_model(const CheckOptions& o)
             out[key] = value;
         out["baselines"] = {{"random", scores_json(check.random)}, {"occupancy_first", scores_json(check.occupancy_first)}};
         out["misses"] = misses;
+        out["unpredicted_failures"] = unpredicted;
         std::cout << out.dump(2) << "\n";
         return exit_ok;
     }
@@ -220,10 +236,23 @@ int check_model(const CheckOptions& o)
     if (!check.misses.empty()) {
         std::cout << "ran, though predicted to fail:\n";
         for (const std::size_t p : check.misses)
-            std::cout << fmt::format("  {}  {:.6g} s  registers {}: {}\n", params_text(join.points[p].params),
+            std::cout << fmt::format("  {}  {:.6g} s  registers {}: {}\n    {}\n", params_text(join.points[p].params),
                                      *points[p].measured,
                                      points[p].registers ? std::to_string(*points[p].registers) : "-",
-                                     points[p].predicted_failure);
+                                     points[p].predicted_failure, explanation(p));
+    }
+    // Listed in full by --json; here the first few and how many more.
+    constexpr std::size_t unpredicted_shown = 10;
+    if (!check.unpredicted.empty()) {
+        std::cout << "failed, though predicted to run:\n";
+        for (std::size_t k = 0; k < std::min(check.unpredicted.size(), unpredicted_shown); ++k) {
+            const std::size_t p = check.unpredicted[k];
+            std::cout << fmt::format("  {}  {}  registers {}\n    {}\n", params_text(join.points[p].params),
+                                     join.points[p].failure,
+                                     points[p].registers ? std::to_string(*points[p].registers) : "-", explanation(p));
+        }
+        if (check.unpredicted.size() > unpredicted_shown)
+            std::cout << fmt::format("  ... {} more (--json lists every one)\n", check.unpredicted.size() - unpredicted_shown);
     }
     return exit_ok;
 }
@@ -242,9 +271,10 @@ int check_model_command(const Arguments& args)
                      "best_in_top_1pct/5pct (the optimum over the best time among the predicted first\n"
                      "ceil(1%/5% of the points that ran)), beside the same for a random pick (exact\n"
                      "expectations) and for highest predicted occupancy first; and the failures the pipeline\n"
-                     "predicts (compile errors, launchability) against the measured ones. Parameters are\n"
-                     "joined by name; a parameter missing on one side is an error unless the other holds it\n"
-                     "at one value (a fixed setting: noted).");
+                     "predicts (compile errors, launchability) against the measured ones, each disagreement\n"
+                     "explained where a limit can (a launch bounds the registers of the binary measured).\n"
+                     "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
+                     "other holds it at one value (a fixed setting: noted).");
     line.options()
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz), a T4 document or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")

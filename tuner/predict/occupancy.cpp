@@ -97,6 +97,17 @@ int blocks_allowed_by_registers(const ArchSpec& arch, int threads_per_block, int
     return calculate(arch, {threads_per_block, registers_per_thread, 0, 0, 0}, registers_per_thread).blockLimitRegs;
 }
 
+int most_registers_for_one_block(const ArchSpec& arch, int threads_per_block)
+{
+    if (threads_per_block < 1 || threads_per_block > arch.max_threads_per_block)
+        return -1;
+    // Blocks allowed fall as registers rise: the last count that allows one.
+    int registers = arch.max_registers_per_thread;
+    while (registers > 0 && blocks_allowed_by_registers(arch, threads_per_block, registers) == 0)
+        --registers;
+    return registers;
+}
+
 Occupancy predict_occupancy(const ArchSpec& arch, const KernelFootprint& kernel)
 {
     check_footprint(arch, kernel);

@@ -64,4 +64,9 @@ public:
 // per-warp granularity, warps spread over the SM's sub-partitions.
 [[nodiscard]] int blocks_allowed_by_registers(const ArchSpec& arch, int threads_per_block, int registers_per_thread);
 
+// The most registers per thread with which one block of `threads_per_block` threads fits an
+// SM by its registers (up to the architecture's per-thread maximum); -1 when the block is
+// larger than the architecture allows. A launch fails for registers exactly above it.
+[[nodiscard]] int most_registers_for_one_block(const ArchSpec& arch, int threads_per_block);
+
 } // namespace autotune

@@ -131,6 +131,7 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
         const CompiledVariant& compiled = run.compiled[i];
         const PredictionOutcome& predicted = run.predictions[i];
         const RankedVariant* ranked = run.ranking ? &run.ranking->variants[i] : nullptr;
+        c.threads = static_cast<int>(join.variants[i].block.volume());
         if (compiled.status == CompileStatus::ok)
             c.registers = compiled.resources.registers;
         if (predicted.prediction)
@@ -187,7 +188,10 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
         m.measured_failures += failed;
         m.predicted_failures += predicted_fail;
         m.failures_agree += failed && predicted_fail;
-        m.failures_only_measured += failed && !predicted_fail;
+        if (failed && !predicted_fail) {
+            ++m.failures_only_measured;
+            m.unpredicted.push_back(p);
+        }
         if (!failed && predicted_fail) {
             ++m.failures_only_predicted;
             m.misses.push_back(p);

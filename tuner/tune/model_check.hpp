@@ -61,6 +61,7 @@ struct CheckedPoint {
     std::size_t predicted_rank = 0;            // 1-based in the model's order; 0: none
     std::optional<double> occupancy;           // predicted occupancy fraction, where predicted
     std::optional<int> registers;              // where it compiled
+    int threads = 0;                           // per block; 0: not joined to a variant
 };
 
 // The points of a join after the pipeline ran on its variants (predict_problem): a compile
@@ -87,6 +88,7 @@ struct ModelCheck {
     OrderScores random;                        // expected values; spearman 0
     OrderScores occupancy_first;               // highest predicted occupancy first, ties as a group
     std::vector<std::size_t> misses;           // the failures_only_predicted points
+    std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
 
 [[nodiscard]] ModelCheck score_model(const std::vector<CheckedPoint>& points);
