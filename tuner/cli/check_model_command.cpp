@@ -252,7 +252,8 @@ int check_model(const CheckOptions& o)
                                      points[p].registers ? std::to_string(*points[p].registers) : "-", explanation(p));
         }
         if (check.unpredicted.size() > unpredicted_shown)
-            std::cout << fmt::format("  ... {} more (--json lists every one)\n", check.unpredicted.size() - unpredicted_shown);
+            std::cout << fmt::format("  ... {} more (--json lists every one)\n",
+                                     check.unpredicted.size() - unpredicted_shown);
     }
     return exit_ok;
 }

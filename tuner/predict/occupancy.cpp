@@ -121,10 +121,12 @@ Occupancy predict_occupancy(const ArchSpec& arch, const KernelFootprint& kernel)
                                             std::pair{"barriers", r.blockLimitBarriers}})
             if (blocks == 0)
                 none += fmt::format("{}{}", none.empty() ? "" : " and ", limit);
-        throw OccupancyError(fmt::format("no block fits an {} SM: {} threads × {} registers, {} bytes shared ({} allow none)",
+        const std::string which = none.empty() ? "the calculator's limits allow" // none named: still none fits
+                                  : none == "shared memory" ? "the shared memory allows"
+                                                            : "the " + none + " allow";
+        throw OccupancyError(fmt::format("no block fits an {} SM: {} threads × {} registers, {} bytes shared ({} none)",
                                          arch.name, kernel.threads_per_block, kernel.registers_per_thread,
-                                         kernel.static_shared_bytes + kernel.dynamic_shared_bytes,
-                                         none.empty() ? "the calculator's limits" : "the " + none));
+                                         kernel.static_shared_bytes + kernel.dynamic_shared_bytes, which));
     }
 
     Occupancy o;

@@ -163,8 +163,9 @@ std::vector<std::size_t> polish_candidates(const SearchRun& run, const SpaceGeom
     for (const std::size_t q : neighbours)
         if (run.evaluated(q))
             tried[along(q)] = true;
-    const bool untried_left =
-        !offset.empty() && std::any_of(neighbours.begin(), neighbours.end(), [&](std::size_t q) { return open(q) && !tried[along(q)]; });
+    const bool untried_left = !offset.empty() && std::any_of(neighbours.begin(), neighbours.end(), [&](std::size_t q) {
+        return open(q) && !tried[along(q)];
+    });
     std::vector<std::size_t> candidates;
     for (const std::size_t q : neighbours)
         if (open(q) && !(untried_left && tried[along(q)]))
