@@ -17,30 +17,30 @@ const ArchSpec& sm86() { return find_arch_spec(86); }
 TEST(FailureExplanation, ARunThisCompilesRegistersCannotLaunchBoundsTheMeasuredBinary)
 {
     // pnpoly on the RTX 3090: 800 threads ran; CUDA 13 gives it 73 registers.
-    const std::string why = explain_failure_disagreement({true, "", "no block fits", 800, 73}, sm86());
+    const std::string why = explain_failure_disagreement({true, "", "", "no block fits", 800, 73}, sm86());
     EXPECT_EQ(why, "it ran there, so the binary measured used at most 72 registers a thread (a block of 800 threads on "
                    "sm_86 fits with no more); this compile gives 73");
     // A prediction that is not the registers' (a launch bound, a compile error) has no bound.
-    EXPECT_THAT(explain_failure_disagreement({true, "", "min blocks can never be resident", 128, 40}, sm86()),
+    EXPECT_THAT(explain_failure_disagreement({true, "", "", "min blocks can never be resident", 128, 40}, sm86()),
                 HasSubstr("no register count explains the prediction (min blocks can never be resident)"));
 }
 
 TEST(FailureExplanation, AFailedLaunchThisCompilesRegistersFitBoundsItFromBelow)
 {
-    const std::string why = explain_failure_disagreement({false, "RuntimeFailedConfig", "", 928, 62}, sm86());
+    const std::string why = explain_failure_disagreement({false, "RuntimeFailedConfig", "launch_error", "", 928, 62}, sm86());
     EXPECT_EQ(why, "it failed to launch there, as a block of 928 threads on sm_86 does from 65 registers a thread: the "
                    "binary measured used more than 64; this compile gives 62");
     // An autotune results file records the status or the driver's words.
-    EXPECT_THAT(explain_failure_disagreement({false, "launch_error", "", 928, 62}, sm86()), HasSubstr("more than 64"));
+    EXPECT_THAT(explain_failure_disagreement({false, "launch_error", "launch_error", "", 928, 62}, sm86()), HasSubstr("more than 64"));
     // A small block launches at any register count: the failure is something else.
-    EXPECT_THAT(explain_failure_disagreement({false, "RuntimeFailedConfig", "", 128, 40}, sm86()),
+    EXPECT_THAT(explain_failure_disagreement({false, "RuntimeFailedConfig", "launch_error", "", 128, 40}, sm86()),
                 HasSubstr("though no register count stops a block of 128 threads on sm_86: not a limit the model knows"));
 }
 
 TEST(FailureExplanation, OtherFailuresAreNamedAsTheFileRecordsThem)
 {
-    EXPECT_EQ(explain_failure_disagreement({false, "CompilationFailedConfig", "", 256, 30}, sm86()),
+    EXPECT_EQ(explain_failure_disagreement({false, "CompilationFailedConfig", "compile_error", "", 256, 30}, sm86()),
               "it failed to compile there (CompilationFailedConfig); it compiles here: another toolkit or other options");
-    EXPECT_EQ(explain_failure_disagreement({false, "wrong_result", "", 256, 30}, sm86()),
+    EXPECT_EQ(explain_failure_disagreement({false, "wrong_result", "wrong_result", "", 256, 30}, sm86()),
               "it failed there (wrong_result); nothing here predicts it");
 }

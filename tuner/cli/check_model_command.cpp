@@ -166,7 +166,8 @@ int check_model(const CheckOptions& o)
     const auto explanation = [&](std::size_t p) {
         const CheckedPoint& c = points[p];
         return explain_failure_disagreement(
-            {c.measured.has_value(), join.points[p].failure, c.predicted_failure, c.threads, c.registers},
+            {c.measured.has_value(), join.points[p].failure, join.points[p].status, c.predicted_failure, c.threads,
+             c.registers},
             *setup.arch_spec);
     };
 

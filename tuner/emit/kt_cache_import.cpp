@@ -119,8 +119,14 @@ std::optional<std::vector<double>> samples_seconds(const json& entry)
     return std::vector<double>{time.get<double>() / 1000.0};
 }
 
-// `invalidity` is T4's, where the entry came from a T4 record: it tells a wrong result and a
-// timeout apart from a launch failure, which Kernel Tuner's strings do not.
+bool word_at(const std::string& text, std::size_t at, std::size_t length)
+{
+    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    return (at == 0 || !alnum(text[at - 1])) && (at + length == text.size() || !alnum(text[at + length]));
+}
+
+} // namespace
+
 std::string status_of_failure(const std::string& failure, const std::string& invalidity)
 {
     if (failure == "CompilationFailedConfig")
@@ -131,14 +137,6 @@ std::string status_of_failure(const std::string& failure, const std::string& inv
         return "timeout";
     return "launch_error"; // RuntimeFailedConfig, and whatever else a newer Kernel Tuner writes
 }
-
-bool word_at(const std::string& text, std::size_t at, std::size_t length)
-{
-    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    return (at == 0 || !alnum(text[at - 1])) && (at + length == text.size() || !alnum(text[at + length]));
-}
-
-} // namespace
 
 std::optional<std::string> arch_of_device_name(const std::string& device_name)
 {

@@ -61,6 +61,11 @@ struct KtCache {
 // entries of one configuration.
 [[nodiscard]] KtCache kt_cache_entries(const nlohmann::ordered_json& document, const std::string& path);
 
+// A Kernel Tuner failure string as a results file's status (the mapping above). `invalidity`
+// is T4's, where the entry came from a T4 record: it tells a wrong result and a timeout
+// apart from a launch failure, which Kernel Tuner's strings do not.
+[[nodiscard]] std::string status_of_failure(const std::string& failure, const std::string& invalidity);
+
 // Throws KtCacheError.
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(const std::filesystem::path& path);
 

@@ -25,10 +25,12 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
     if (document.contains("device_name") && document.at("device_name").is_string())
         out.device = document.at("device_name").get<std::string>();
     for (const auto& [index, params, entry] : cache.entries) {
-        MeasuredConfiguration c{params, std::nullopt, {}};
+        MeasuredConfiguration c{params, std::nullopt, {}, {}};
         const json& time = entry.at("time");
-        if (time.is_string())
+        if (time.is_string()) {
             c.failure = time.get<std::string>();
+            c.status = status_of_failure(c.failure, entry.value("invalidity", ""));
+        }
         else if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() > 0) // 0: no kernel takes no time
             c.seconds = time.get<double>() / 1000.0;
         else
@@ -53,9 +55,11 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
             for (const auto& [name, value] : v.at("params").items())
                 out.parameters.push_back(name);
         const std::string status = v.value("status", "");
-        MeasuredConfiguration c{v.at("params"), measured_time(v), {}};
-        if (!c.seconds && (is_compile_failure(status) || status == "launch_error"))
+        MeasuredConfiguration c{v.at("params"), measured_time(v), {}, {}};
+        if (!c.seconds && (is_compile_failure(status) || status == "launch_error")) {
             c.failure = v.contains("error") && v.at("error").is_string() ? v.at("error").get<std::string>() : status;
+            c.status = status;
+        }
         if (!c.seconds && c.failure.empty()) {
             ++out.not_measured;
             continue;

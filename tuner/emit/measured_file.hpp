@@ -23,6 +23,7 @@ struct MeasuredConfiguration {
     nlohmann::ordered_json params;  // name → value, as recorded
     std::optional<double> seconds;  // the measured time; none: it failed
     std::string failure;            // why, as recorded, when it failed
+    std::string status;             // when it failed: as a results file says it (compile_error, launch_error, ...)
 };
 
 struct MeasuredFile {

@@ -1,26 +1,11 @@
 #include "tune/failure_explanation.hpp"
 
+#include "compile/compiled_variant.hpp"
 #include "predict/occupancy.hpp"
 
 #include <fmt/format.h>
 
 namespace autotune {
-
-namespace {
-
-bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
-
-// Kernel Tuner records RuntimeFailedConfig / CompilationFailedConfig; autotune results
-// carry a status or the driver's and compiler's messages.
-bool launch_failure(const std::string& failure)
-{
-    return contains(failure, "Runtime") || contains(failure, "launch") || contains(failure, "LAUNCH_OUT_OF_RESOURCES") ||
-           contains(failure, "too many resources");
-}
-
-bool compile_failure(const std::string& failure) { return contains(failure, "Compil") || contains(failure, "compile"); }
-
-} // namespace
 
 std::string explain_failure_disagreement(const FailureDisagreement& point, const ArchSpec& arch)
 {
@@ -33,7 +18,7 @@ std::string explain_failure_disagreement(const FailureDisagreement& point, const
                                ceiling, point.threads_per_block, arch.name, ours);
         return fmt::format("it ran there; no register count explains the prediction ({})", point.predicted_failure);
     }
-    if (launch_failure(point.measured_failure)) {
+    if (point.measured_status == "launch_error") {
         if (ceiling >= 0 && ceiling < arch.max_registers_per_thread && (!point.registers || *point.registers <= ceiling))
             return fmt::format("it failed to launch there, as a block of {} threads on {} does from {} registers a "
                                "thread: the binary measured used more than {}{}",
@@ -42,7 +27,7 @@ std::string explain_failure_disagreement(const FailureDisagreement& point, const
                            "{}: not a limit the model knows",
                            point.measured_failure, point.threads_per_block, arch.name);
     }
-    if (compile_failure(point.measured_failure))
+    if (is_compile_failure(point.measured_status))
         return fmt::format("it failed to compile there ({}); it compiles here: another toolkit or other options",
                            point.measured_failure);
     return fmt::format("it failed there ({}); nothing here predicts it", point.measured_failure);

@@ -16,6 +16,7 @@ namespace autotune {
 struct FailureDisagreement {
     bool ran = false;                      // ran there (and predicted to fail here), else failed there
     std::string measured_failure;          // as the file records it, when it failed there
+    std::string measured_status;           // the same as a results file's status (MeasuredConfiguration)
     std::string predicted_failure;         // why this pipeline predicts it fails, when it does
     int threads_per_block = 0;             // 0: not joined to a variant
     std::optional<int> registers;          // this compile's, where it compiled
