@@ -193,3 +193,34 @@ TEST(CompileTable, TheSummarySaysWhyAProblemHasNoRoofline)
 }
 
 } // namespace
+
+TEST(ResultsJson, AWarpsPhasesAreWrittenAndReadBack)
+{
+    // A merge re-predicts from the file: the phases must come back as they went.
+    WarpWork w;
+    w.issue = 110;
+    w.latency_cycles = 1100;
+    w.unknown_trip_counts = 1;
+    WarpCounts fill;
+    fill.issue = 10;
+    fill.global_load_bytes = 128;
+    fill.latency_cycles = 1000;
+    WarpCounts compute;
+    compute.issue = 100;
+    compute.fp32 = 64;
+    compute.latency_cycles = 100;
+    w.phases = {fill, compute};
+    const auto written = warp_work_json(w);
+    ASSERT_TRUE(written.contains("phases"));
+    const WarpWork read = warp_work_of_json(written);
+    EXPECT_EQ(read.unknown_trip_counts, 1);
+    ASSERT_EQ(read.phases.size(), 2u);
+    EXPECT_DOUBLE_EQ(read.phases[0].global_load_bytes, 128);
+    EXPECT_DOUBLE_EQ(read.phases[0].latency_cycles, 1000);
+    EXPECT_DOUBLE_EQ(read.phases[1].fp32, 64);
+    EXPECT_DOUBLE_EQ(read.phases[1].issue, 100);
+    // One stretch writes no phases, and a file without them reads as one stretch.
+    w.phases.clear();
+    EXPECT_FALSE(warp_work_json(w).contains("phases"));
+    EXPECT_TRUE(warp_work_of_json(warp_work_json(w)).phases.empty());
+}

@@ -143,6 +143,14 @@ TEST(ResultsShape, TheFirstMisshapenFieldIsNamedByFileAndJsonPath)
               "results.json: schema_version: results schema version 99; this autotune reads schema versions up to 2 (a "
               "newer autotune wrote it)");
     EXPECT_EQ(refusal(json::array()), "r.json: not an autotune results file (a JSON array, not an object)");
+    EXPECT_EQ(edited(
+                  [](json& d) {
+                      auto& work = d["variants"][0]["ptx_facts"]["warp_work"];
+                      work["phases"] = json::array({work, json::object()});
+                      work["phases"][0].erase("unknown_trip_counts");
+                  },
+                  copy),
+              "results.json: variants[0].ptx_facts.warp_work.phases[1].issue: missing; expected a number");
 
     // A further problem's variants sit in its problems entry; the path says so.
     json gemm = committed("sm_90/gemm.json");

@@ -159,3 +159,61 @@ TEST(TimeModel, LocalLoadsThatMissWaitLongerAndTheirBytesGoToDram)
     EXPECT_NEAR(term("dram"), 2 * 40 * 128 * (1 - l1) * (1 - l2) * 1e-9, 1e-15);
     EXPECT_GT(spills.seconds, fits.seconds);
 }
+
+TEST(TimeModel, PhasesSplitByABarrierTakeTheirOwnBoundsOneAfterTheOther)
+{
+    // A fill that waits on memory (one warp's chain: 1000 cycles, 10 issue slots), a
+    // barrier, then arithmetic (100 issue slots, a 100-cycle chain). Over the whole run the
+    // largest term is the 1100-cycle chain; the wave's blocks pass the barrier together, so
+    // the arithmetic cannot hide under the fill: 1000 + 8 warps × 100 / 4 = 1200 cycles.
+    WarpCounts fill;
+    fill.issue = 10;
+    fill.latency_cycles = 1000;
+    WarpCounts compute;
+    compute.issue = 100;
+    compute.latency_cycles = 100;
+    WarpWork w;
+    w.issue = fill.issue + compute.issue;
+    w.latency_cycles = 1100;
+    w.phases = {fill, compute};
+    const TimePrediction phased = predict_time(w, pipe_rates(86), shape(2, 256, 1)); // 8 warps, one block per SM
+    EXPECT_DOUBLE_EQ(phased.seconds, 1200e-9);
+    EXPECT_EQ(phased.bound, "phases");
+    ASSERT_EQ(phased.terms.size(), 12u);
+    EXPECT_EQ(phased.terms[10].name, "phases");
+    EXPECT_EQ(phased.terms[11].name, "dram");
+
+    // The same work without the barrier overlaps: the chain bounds it.
+    w.phases.clear();
+    const TimePrediction whole = predict_time(w, pipe_rates(86), shape(2, 256, 1));
+    EXPECT_DOUBLE_EQ(whole.seconds, 1100e-9);
+    EXPECT_EQ(whole.bound, "latency");
+    EXPECT_EQ(whole.terms.size(), 11u);
+}
+
+TEST(TimeModel, LocalMissesLengthenThePhaseThatLoads)
+{
+    // Stack frames that outgrow L1 and L2: each local load waits for DRAM, not L1. The
+    // phase holding the loads waits longer, and the phases' chains add up.
+    WarpCounts loads;
+    loads.issue = 10;
+    loads.local_loads = 2;
+    loads.latency_cycles = 100;
+    WarpCounts rest;
+    rest.issue = 10;
+    rest.latency_cycles = 100;
+    WarpWork w;
+    w.issue = 20;
+    w.local_loads = 2;
+    w.latency_cycles = 150; // without the barrier the two would overlap
+    w.phases = {loads, rest};
+    LaunchShape s = shape(2, 32, 1);
+    s.stack_bytes_per_thread = 1 << 20; // 32 MB a block: almost nothing stays in L1 or L2
+    s.l2_bytes = 1 << 20;
+    const PipeRates r = pipe_rates(86);
+    const LocalHits hits = local_memory_hits(r, s);
+    ASSERT_LT(hits.l1, 0.01);
+    const double miss = (1 - hits.l1) * (hits.l2 * r.l2_latency + (1 - hits.l2) * r.dram_latency - r.l1_latency);
+    const TimePrediction p = predict_time(w, r, s);
+    EXPECT_NEAR(p.seconds, (100 + 2 * miss + 100) * 1e-9, 1e-15);
+}

@@ -191,3 +191,53 @@ TEST(WarpWork, SharedAndGlobalAccessesAreCountedAsInstructionsBesideTheirWavefro
     EXPECT_DOUBLE_EQ(w.shared_wavefronts, 10 * (1 + 4 + 1)); // the shuffle's wavefront too
     EXPECT_DOUBLE_EQ(w.lsu_instructions, 10);
 }
+
+TEST(WarpWork, ABarrierOutsideLoopsSplitsTheRunIntoPhasesWithTheirOwnChains)
+{
+    // Fill shared memory from global, wait for the block, then compute on it.
+    const std::string fill = "\tld.global.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd2], %f1;\n";
+    const std::string compute = "\tld.shared.f32 %f2, [%rd3];\n\tfma.rn.f32 %f3, %f2, %f2, %f2;\n"
+                                "\tst.global.f32 [%rd1], %f3;\n";
+    const WarpWork w = work_of(fill + "\tbar.sync 0;\n" + compute);
+    ASSERT_EQ(w.phases.size(), 2u);
+    const WarpCounts& first = w.phases[0];
+    const WarpCounts& second = w.phases[1];
+    // The parts add up to the whole.
+    EXPECT_DOUBLE_EQ(first.issue + second.issue, w.issue);
+    EXPECT_DOUBLE_EQ(first.global_load_bytes, w.global_load_bytes);
+    EXPECT_DOUBLE_EQ(second.global_store_bytes, w.global_store_bytes);
+    EXPECT_DOUBLE_EQ(first.barriers, 1); // the warp waits at the barrier that ends its phase
+    EXPECT_DOUBLE_EQ(second.fp32, 1);
+    // The fill waits for global memory; the compute only for shared memory and the fma.
+    EXPECT_GE(first.latency_cycles, dram_load_cycles);
+    EXPECT_LT(second.latency_cycles, dram_load_cycles);
+    EXPECT_GT(second.latency_cycles, 0);
+
+    // Without the barrier the same code is one stretch.
+    EXPECT_TRUE(work_of(fill + compute).phases.empty());
+}
+
+TEST(WarpWork, ABarrierInsideALoopLeavesTheRunOneStretch)
+{
+    // for (i = 0; i < 8; ++i) { fill; barrier; compute }: the blocks' trips drift apart.
+    const WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n\tld.global.f32 %f1, [%rd1];\n"
+                               "\tst.shared.f32 [%rd2], %f1;\n\tbar.sync 0;\n\tld.shared.f32 %f2, [%rd3];\n"
+                               "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 8;\n\t@%p1 bra $L__BB0_1;\n");
+    EXPECT_DOUBLE_EQ(w.barriers, 8);
+    EXPECT_TRUE(w.phases.empty());
+}
+
+TEST(WarpWork, SpillsAreSharedAmongThePhasesByTheirRuns)
+{
+    WarpWork w = work_of("\tld.global.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd2], %f1;\n\tbar.sync 0;\n"
+                         "\tld.shared.f32 %f2, [%rd3];\n\tfma.rn.f32 %f3, %f2, %f2, %f2;\n"
+                         "\tst.global.f32 [%rd1], %f3;\n");
+    ASSERT_EQ(w.phases.size(), 2u);
+    add_spills(w, 8, 8); // two 4-byte stores and two loads a thread
+    EXPECT_DOUBLE_EQ(w.local_wavefronts, 4);
+    EXPECT_DOUBLE_EQ(w.phases[0].local_wavefronts + w.phases[1].local_wavefronts, w.local_wavefronts);
+    EXPECT_DOUBLE_EQ(w.phases[0].local_loads + w.phases[1].local_loads, w.local_loads);
+    EXPECT_DOUBLE_EQ(w.phases[0].issue + w.phases[1].issue, w.issue);
+    EXPECT_GT(w.phases[0].local_wavefronts, 0);
+    EXPECT_GT(w.phases[1].local_wavefronts, 0);
+}

@@ -346,7 +346,9 @@ json results_json(const TuningRun& run)
     };
 }
 
-json warp_work_json(const WarpWork& w)
+namespace {
+
+json warp_counts_json(const WarpCounts& w)
 {
     return {{"issue", w.issue},
             {"static_issue", w.static_issue},
@@ -366,13 +368,11 @@ json warp_work_json(const WarpWork& w)
             {"global_load_bytes", w.global_load_bytes},
             {"global_store_bytes", w.global_store_bytes},
             {"barriers", w.barriers},
-            {"latency_cycles", w.latency_cycles},
-            {"unknown_trip_counts", w.unknown_trip_counts}};
+            {"latency_cycles", w.latency_cycles}};
 }
 
-WarpWork warp_work_of_json(const json& j)
+void read_warp_counts(const json& j, WarpCounts& w)
 {
-    WarpWork w;
     w.issue = j.at("issue").get<double>();
     w.static_issue = j.value("static_issue", 0.0);
     w.fp32 = j.at("fp32").get<double>();
@@ -393,7 +393,32 @@ WarpWork warp_work_of_json(const json& j)
     w.global_store_bytes = j.at("global_store_bytes").get<double>();
     w.barriers = j.at("barriers").get<double>();
     w.latency_cycles = j.at("latency_cycles").get<double>();
+}
+
+} // namespace
+
+json warp_work_json(const WarpWork& w)
+{
+    json j = warp_counts_json(w);
+    j["unknown_trip_counts"] = w.unknown_trip_counts;
+    if (!w.phases.empty()) {
+        json phases = json::array();
+        for (const WarpCounts& phase : w.phases)
+            phases.push_back(warp_counts_json(phase));
+        j["phases"] = std::move(phases);
+    }
+    return j;
+}
+
+WarpWork warp_work_of_json(const json& j)
+{
+    WarpWork w;
+    read_warp_counts(j, w);
     w.unknown_trip_counts = j.at("unknown_trip_counts").get<int>();
+    // Written since the time model splits a block's run at its barriers; older files have none.
+    if (const auto phases = j.find("phases"); phases != j.end())
+        for (const json& phase : *phases)
+            read_warp_counts(phase, w.phases.emplace_back());
     return w;
 }
 

@@ -122,6 +122,17 @@ void check_three_sizes(const JsonPlace& sizes)
         sizes.fail(fmt::format("expected 3 sizes (x, y, z), got {}", sizes.value().size()));
 }
 
+void check_warp_counts(const JsonPlace& work)
+{
+    for (const char* field : {"issue", "fp32", "fp64", "fp16", "integer", "sfu", "tensor", "shared_wavefronts",
+                              "constant_loads", "global_wavefronts", "local_wavefronts", "global_load_bytes",
+                              "global_store_bytes", "barriers", "latency_cycles"})
+        work.at(field, K::number);
+    // Optional: written since the LD/ST-clock term and the local-memory hits; older files lack them.
+    for (const char* field : {"static_issue", "shared_instructions", "lsu_instructions", "local_loads"})
+        work.find(field, K::number);
+}
+
 void check_prediction(const JsonPlace& v)
 {
     if (const auto facts = v.find("ptx_facts", maybe(K::object)); facts && !facts->is_null()) {
@@ -129,14 +140,12 @@ void check_prediction(const JsonPlace& v)
             facts->at(field, K::count);
         facts->at("arithmetic_share", K::number);
         if (const auto work = facts->find("warp_work", maybe(K::object)); work && !work->is_null()) {
-            for (const char* field : {"issue", "fp32", "fp64", "fp16", "integer", "sfu", "tensor", "shared_wavefronts",
-                                      "constant_loads", "global_wavefronts", "local_wavefronts", "global_load_bytes",
-                                      "global_store_bytes", "barriers", "latency_cycles"})
-                work->at(field, K::number);
-            // Optional: written since the LD/ST-clock term and the local-memory hits; older files lack them.
-            for (const char* field : {"static_issue", "shared_instructions", "lsu_instructions", "local_loads"})
-                work->find(field, K::number);
+            check_warp_counts(*work);
             work->at("unknown_trip_counts", K::integer);
+            // Optional: written since the time model splits a block's run at its barriers.
+            if (const auto phases = work->find("phases", K::array))
+                for (const JsonPlace& phase : phases->elements(K::object))
+                    check_warp_counts(phase);
         }
     }
     if (const auto o = v.at("occupancy", maybe(K::object)); !o.is_null()) {

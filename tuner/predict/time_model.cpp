@@ -53,7 +53,7 @@ struct WaveCycles {
 };
 
 // One wave on one SM: `blocks` resident blocks of `warps` warps each.
-WaveCycles wave_cycles(const WarpWork& w, const PipeRates& r, double warps)
+WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
 {
     const std::vector<TimeTerm> terms{
         {"latency", w.latency_cycles},
@@ -89,14 +89,34 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
 
     // Local loads that miss L1 wait for L2 or DRAM instead (warp_work counts an L1 hit).
     const LocalHits hits = local_memory_hits(rates, launch);
-    const double l1_misses = work.local_loads * (1 - hits.l1);
-    WarpWork w = work;
-    w.latency_cycles += l1_misses * (hits.l2 * rates.l2_latency + (1 - hits.l2) * rates.dram_latency - rates.l1_latency);
+    auto with_local_misses = [&](WarpCounts c) {
+        c.latency_cycles += c.local_loads * (1 - hits.l1) *
+                            (hits.l2 * rates.l2_latency + (1 - hits.l2) * rates.dram_latency - rates.l1_latency);
+        return c;
+    };
+    const WarpCounts whole = with_local_misses(work);
+    std::vector<WarpCounts> phases;
+    for (const WarpCounts& phase : work.phases)
+        phases.push_back(with_local_misses(phase));
+    // A wave's blocks start together and pass their barriers together: each phase takes
+    // its own largest term, one after the other (a fill that waits on memory does not
+    // overlap the arithmetic after the barrier, as the whole's terms would let it).
+    auto wave = [&](double warps) {
+        WaveCycles w = wave_cycles(whole, rates, warps);
+        if (phases.empty())
+            return w;
+        double phased = 0;
+        for (const WarpCounts& phase : phases)
+            phased += wave_cycles(phase, rates, warps).cycles;
+        w.terms.push_back({"phases", phased});
+        w.cycles = std::max(w.cycles, phased);
+        return w;
+    };
 
     // Full waves at full residency; the last, partial one with the blocks left spread
     // over the SMs.
-    WaveCycles full = wave_cycles(w, rates, launch.blocks_per_sm * warps_per_block);
-    WaveCycles tail = rest > 0 ? wave_cycles(w, rates, std::ceil(rest / launch.sms) * warps_per_block) : WaveCycles{};
+    WaveCycles full = wave(launch.blocks_per_sm * warps_per_block);
+    WaveCycles tail = rest > 0 ? wave(std::ceil(rest / launch.sms) * warps_per_block) : WaveCycles{};
     const double hz = launch.clock_mhz * 1e6;
     TimePrediction p;
     p.waves = full_waves + (rest > 0 ? rest / per_wave : 0);

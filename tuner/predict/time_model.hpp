@@ -10,6 +10,9 @@
 //             a shared access takes at least the clocks the LD/ST units need for 32 lanes
 //   l1        global and local wavefronts through the load/store unit (1 per clock), each
 //             access at least the clocks the LD/ST units need for 32 lanes
+//   phases    where barriers outside loops split a block's run (a shared-memory fill, then
+//             the work on it): the wave's blocks pass them together, so each phase takes
+//             its own largest term, one after another (only where there are phases)
 //   dram      the launch's bytes at the device's memory bandwidth, with the local traffic
 //             (spills, stack arrays) that neither L1 nor L2 can hold
 //

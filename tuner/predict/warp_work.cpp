@@ -217,49 +217,86 @@ public:
                     weight[i] *= loop.runs_at(i);
         for (const Loop& loop : loops_)
             work.unknown_trip_counts += loop.known ? 0 : 1;
+        const std::vector<std::size_t> bounds = phase_bounds(weight);
+        if (bounds.size() > 2)
+            work.phases.resize(bounds.size() - 1);
+        std::size_t phase = 0;
         for (std::size_t i = 0; i < body_.size(); ++i) {
+            while (phase + 2 < bounds.size() && i >= bounds[phase + 1])
+                ++phase;
             if (body_[i].is_label())
                 continue;
             const InstructionCost c = cost(i);
             const double w = weight[i] * share_[i];
-            work.issue += w * c.issue;
-            work.static_issue += c.issue;
-            using Pipe = InstructionCost::Pipe;
-            const double slots = w * c.pipe_slots;
-            switch (c.pipe) {
-            case Pipe::fp32: work.fp32 += slots; break;
-            case Pipe::fp64: work.fp64 += slots; break;
-            case Pipe::fp16: work.fp16 += slots; break;
-            case Pipe::integer: work.integer += slots; break;
-            case Pipe::sfu: work.sfu += slots; break;
-            case Pipe::tensor: work.tensor += slots; break;
-            case Pipe::shared:
-                work.shared_wavefronts += slots;
-                if (body_[i].base() != "shfl") // a shuffle moves registers, not through the LD/ST units
-                    work.shared_instructions += w;
-                break;
-            case Pipe::constant: work.constant_loads += slots; break;
-            case Pipe::global:
-                work.global_wavefronts += slots;
-                work.lsu_instructions += w;
-                (c.store ? work.global_store_bytes : work.global_load_bytes) += w * c.bytes;
-                break;
-            case Pipe::local:
-                work.local_wavefronts += slots;
-                if (!c.store)
-                    work.local_loads += slots;
-                work.lsu_instructions += w;
-                break;
-            case Pipe::barrier: work.barriers += w; break;
-            case Pipe::none: break;
-            }
+            count(work, i, c, w);
+            if (!work.phases.empty())
+                count(work.phases[phase], i, c, w);
         }
         std::unordered_map<std::string, double> ready;
         work.latency_cycles = simulate(0, body_.size(), ready, 0.0);
+        // Each phase starts when the barrier before it releases the block: its chain is its own.
+        for (std::size_t p = 0; p < work.phases.size(); ++p) {
+            std::unordered_map<std::string, double> phase_ready;
+            work.phases[p].latency_cycles = simulate(bounds[p], bounds[p + 1], phase_ready, 0.0);
+        }
         return work;
     }
 
 private:
+    void count(WarpCounts& work, std::size_t i, const InstructionCost& c, double w) const
+    {
+        work.issue += w * c.issue;
+        work.static_issue += c.issue;
+        using Pipe = InstructionCost::Pipe;
+        const double slots = w * c.pipe_slots;
+        switch (c.pipe) {
+        case Pipe::fp32: work.fp32 += slots; break;
+        case Pipe::fp64: work.fp64 += slots; break;
+        case Pipe::fp16: work.fp16 += slots; break;
+        case Pipe::integer: work.integer += slots; break;
+        case Pipe::sfu: work.sfu += slots; break;
+        case Pipe::tensor: work.tensor += slots; break;
+        case Pipe::shared:
+            work.shared_wavefronts += slots;
+            if (body_[i].base() != "shfl") // a shuffle moves registers, not through the LD/ST units
+                work.shared_instructions += w;
+            break;
+        case Pipe::constant: work.constant_loads += slots; break;
+        case Pipe::global:
+            work.global_wavefronts += slots;
+            work.lsu_instructions += w;
+            (c.store ? work.global_store_bytes : work.global_load_bytes) += w * c.bytes;
+            break;
+        case Pipe::local:
+            work.local_wavefronts += slots;
+            if (!c.store)
+                work.local_loads += slots;
+            work.lsu_instructions += w;
+            break;
+        case Pipe::barrier: work.barriers += w; break;
+        case Pipe::none: break;
+        }
+    }
+
+    // Where the block's phases begin and end: 0, the position after each barrier that runs
+    // outside every loop, and the body's end. Inside a loop the barriers repeat, and a
+    // block's trips drift against the other blocks' (one fills while another computes),
+    // so such a loop stays one stretch of work.
+    [[nodiscard]] std::vector<std::size_t> phase_bounds(const std::vector<double>& weight) const
+    {
+        std::vector<std::size_t> bounds{0};
+        for (std::size_t i = 0; i < body_.size(); ++i) {
+            if (body_[i].is_label() || weight[i] <= 0 || cost(i).pipe != InstructionCost::Pipe::barrier)
+                continue;
+            const bool in_loop = std::any_of(loops_.begin(), loops_.end(),
+                                             [&](const Loop& l) { return l.head <= i && i <= l.latch; });
+            if (!in_loop && i + 1 < body_.size())
+                bounds.push_back(i + 1);
+        }
+        bounds.push_back(body_.size());
+        return bounds;
+    }
+
     // Where sample threads can be walked through the code (thread_walk.hpp), their counts
     // replace the loops' estimated trips: each loop runs as often per entry as its
     // backward branch ran (plus the last trip, which leaves before an unconditional one).
@@ -635,17 +672,30 @@ private:
 
 } // namespace
 
+namespace {
+
+// `accesses` 4-byte spill accesses per thread, of which `loads` are loads, each run `runs` times.
+void add_spill_traffic(WarpCounts& work, double accesses, double loads, double runs)
+{
+    work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
+    work.local_loads += loads * runs;
+    work.lsu_instructions += accesses * runs;
+    work.issue += accesses * runs;
+    work.latency_cycles += loads * runs * local_load_hit_cycles;
+}
+
+} // namespace
+
 void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes)
 {
     const double accesses = static_cast<double>(spill_store_bytes + spill_load_bytes) / 4.0; // 4-byte spills
     if (accesses <= 0)
         return;
-    const double runs = work.static_issue > 0 ? work.issue / work.static_issue : 1.0;
-    work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
-    work.local_loads += static_cast<double>(spill_load_bytes) / 4.0 * runs;
-    work.lsu_instructions += accesses * runs;
-    work.issue += accesses * runs;
-    work.latency_cycles += static_cast<double>(spill_load_bytes) / 4.0 * runs * local_load_hit_cycles;
+    const double loads = static_cast<double>(spill_load_bytes) / 4.0;
+    // The PTX does not show where ptxas spills: each phase takes its share of the code's runs.
+    for (WarpCounts& phase : work.phases)
+        add_spill_traffic(phase, accesses, loads, work.static_issue > 0 ? phase.issue / work.static_issue : 0.0);
+    add_spill_traffic(work, accesses, loads, work.static_issue > 0 ? work.issue / work.static_issue : 1.0);
 }
 
 WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters,

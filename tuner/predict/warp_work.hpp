@@ -24,7 +24,8 @@ namespace autotune {
 inline constexpr double local_load_hit_cycles = 30;
 inline constexpr double dram_load_cycles = 450;
 
-struct WarpWork {
+// The counts of one stretch of a warp's run: the whole kernel, or one of its phases.
+struct WarpCounts {
     // Issue slots (SASS instructions, as the PTX expands: a div.rn.f32 is ~10) per warp.
     double issue = 0;
     double static_issue = 0; // the same, each instruction once: issue / static_issue is how often code runs
@@ -51,8 +52,16 @@ struct WarpWork {
     // Cycles one warp needs alone: in-order issue, each instruction waiting for its
     // operands (the latencies are the typical ones of the pipe or memory it uses).
     double latency_cycles = 0;
+};
+
+struct WarpWork : WarpCounts {
     // Loops whose trip count the PTX did not show (counted once per entry).
     int unknown_trip_counts = 0;
+    // Where barriers outside every loop split the block's run (a fill of shared memory,
+    // then the work on it), the counts of each part between them, in order; empty where
+    // no such barrier runs. The parts' counts add up to the whole's; each part's latency
+    // is its own chain, from the barrier before it.
+    std::vector<WarpCounts> phases;
 };
 
 // With the block's shape, accesses whose address is affine in the thread index count the

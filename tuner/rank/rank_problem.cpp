@@ -53,12 +53,13 @@ std::optional<double> spearman_correlation(const std::vector<double>& a, const s
 
 namespace {
 
-// What a variant asks of all the units the time model weighs: the sum of its terms.
+// What a variant asks of all the units the time model weighs: the sum of its terms
+// ("phases" is made of the others).
 double demand(const TimePrediction& p)
 {
     double sum = 0;
     for (const TimeTerm& t : p.terms)
-        sum += t.seconds;
+        sum += t.name == "phases" ? 0.0 : t.seconds;
     return sum;
 }
 
