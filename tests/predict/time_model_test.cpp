@@ -182,6 +182,7 @@ TEST(TimeModel, PhasesSplitByABarrierTakeTheirOwnBoundsOneAfterTheOther)
     ASSERT_EQ(phased.terms.size(), 12u);
     EXPECT_EQ(phased.terms[10].name, "phases");
     EXPECT_EQ(phased.terms[11].name, "dram");
+    EXPECT_EQ(phased.phase_bounds, (std::vector<std::string>{"latency", "issue"}));
 
     // The same work without the barrier overlaps: the chain bounds it.
     w.phases.clear();
@@ -189,6 +190,7 @@ TEST(TimeModel, PhasesSplitByABarrierTakeTheirOwnBoundsOneAfterTheOther)
     EXPECT_DOUBLE_EQ(whole.seconds, 1100e-9);
     EXPECT_EQ(whole.bound, "latency");
     EXPECT_EQ(whole.terms.size(), 11u);
+    EXPECT_TRUE(whole.phase_bounds.empty());
 }
 
 TEST(TimeModel, LocalMissesLengthenThePhaseThatLoads)

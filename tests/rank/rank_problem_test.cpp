@@ -179,6 +179,28 @@ TEST(RankProblem, PredictedTimesThatTieGoToTheVariantThatAsksLessOfEveryOtherUni
     EXPECT_EQ(r.variants[0].predicted_rank, 2u);
 }
 
+TEST(RankProblem, TheTieRuleWeighsTheUnitsNotThePhasesMadeOfThem)
+{
+    // Both wait for the same bytes. The first asks less of every unit (20 integer slots a
+    // warp against 30), in two phases split by a barrier; its "phases" term (the parts'
+    // bounds added) is not another unit's demand and must not count against it.
+    RankFacts phased = timed_facts(32, 20);
+    WarpCounts half;
+    half.issue = 10;
+    half.integer = 10;
+    half.latency_cycles = 50;
+    phased.warp_work->phases = {half, half};
+    const std::vector<RankFacts> facts{timed_facts(32, 30), phased};
+    const ProblemRanking r = rank_facts(facts, 2.0 * (1 << 20), 8.0 * (1 << 20), Ceilings{10e3, 1e3, 1000, "test"},
+                                        100, 86);
+    ASSERT_TRUE(r.variants[1].predicted_time.has_value());
+    EXPECT_EQ(r.variants[1].predicted_time->bound, "dram");
+    EXPECT_EQ(r.variants[1].predicted_time->phase_bounds, (std::vector<std::string>{"integer", "integer"}));
+    EXPECT_DOUBLE_EQ(r.variants[0].predicted_time->seconds, r.variants[1].predicted_time->seconds);
+    EXPECT_EQ(r.variants[1].predicted_rank, 1u);
+    EXPECT_EQ(r.variants[0].predicted_rank, 2u);
+}
+
 TEST(RankProblem, DynamicSharedMemoryLeavesLessL1ForLocalMemory)
 {
     // 4 blocks of 256 threads with a 96-byte stack each: 96 KB of frames. Beside no shared

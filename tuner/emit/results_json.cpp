@@ -242,6 +242,8 @@ json ranked_variant_json(const RankedVariant* r)
                           {"bound", r->predicted_time->bound},
                           {"waves", r->predicted_time->waves},
                           {"terms", terms}};
+        if (!r->predicted_time->phase_bounds.empty())
+            predicted_time["phase_bounds"] = r->predicted_time->phase_bounds;
     }
     return json{{"gflops", optional_value(r->gflops)},
                 {"gbps", optional_value(r->gbps)},

@@ -169,6 +169,7 @@ void check_prediction(const JsonPlace& v)
         t->at("bound", K::string);
         t->at("waves", K::number);
         t->at("terms", K::object).members(K::number);
+        check_strings(t->find("phase_bounds", K::array)); // where the run has phases
     }
     if (const auto factors = v.find("model_factors", K::object))
         factors->members(K::number);

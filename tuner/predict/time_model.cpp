@@ -50,6 +50,7 @@ namespace {
 struct WaveCycles {
     double cycles = 0;
     std::vector<TimeTerm> terms; // in cycles
+    std::vector<std::string> phase_bounds;
 };
 
 // One wave on one SM: `blocks` resident blocks of `warps` warps each.
@@ -69,10 +70,9 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
         {"l1", warps * std::max(w.global_wavefronts + w.local_wavefronts, w.lsu_instructions * r.lsu_clocks_per_access) /
                    r.lsu},
     };
-    double most = 0;
-    for (const auto& t : terms)
-        most = std::max(most, t.seconds);
-    return {most, terms};
+    const auto most = std::max_element(terms.begin(), terms.end(),
+                                       [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+    return {most->seconds, terms, {most->name}};
 }
 
 } // namespace
@@ -106,8 +106,12 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
         if (phases.empty())
             return w;
         double phased = 0;
-        for (const WarpCounts& phase : phases)
-            phased += wave_cycles(phase, rates, warps).cycles;
+        w.phase_bounds.clear();
+        for (const WarpCounts& phase : phases) {
+            const WaveCycles part = wave_cycles(phase, rates, warps);
+            phased += part.cycles;
+            w.phase_bounds.push_back(part.phase_bounds.front());
+        }
         w.terms.push_back({"phases", phased});
         w.cycles = std::max(w.cycles, phased);
         return w;
@@ -120,6 +124,8 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     const double hz = launch.clock_mhz * 1e6;
     TimePrediction p;
     p.waves = full_waves + (rest > 0 ? rest / per_wave : 0);
+    if (!phases.empty())
+        p.phase_bounds = full_waves > 0 ? full.phase_bounds : tail.phase_bounds;
     for (std::size_t i = 0; i < full.terms.size(); ++i) {
         const double cycles = full_waves * full.terms[i].seconds + (rest > 0 ? tail.terms[i].seconds : 0);
         p.terms.push_back({full.terms[i].name, cycles / hz});

@@ -76,6 +76,9 @@ struct TimePrediction {
     double seconds = 0;
     std::string bound;            // the largest term's name
     std::vector<TimeTerm> terms;  // every term, in the order of the list above
+    // Where the run has phases: the largest term of each, in order (a full wave's; the
+    // tail's where every block fits in one wave).
+    std::vector<std::string> phase_bounds;
     double waves = 0;
 };
 
