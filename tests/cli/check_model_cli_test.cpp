@@ -248,6 +248,32 @@ TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
     EXPECT_EQ(ranks, (std::set<std::size_t>{1, 2}));
 }
 
+TEST_F(CheckModelCli, PointsOfAKernelWithABarrierSayWhatBoundsEachOfItsPhases)
+{
+    // The fill waits on global memory, the loop after the barrier on the tile: two phases.
+    const auto spec = (test::data_dir() / "check_model" / "staged_blocks.toml").string();
+    const auto path = write("staged.json", kt_cache({"BLOCK"}, {{{64}, 1.0}, {{256}, 0.9}}));
+    const auto points_path = dir.path() / "points.json";
+    const auto r = run(fmt::format("{} --measured {} --arch sm_86 --json --points {}", spec, path.string(),
+                                   points_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(points_path);
+    const json rows = json::parse(in);
+    ASSERT_EQ(rows.size(), 2u);
+    for (const json& row : rows) {
+        const json& time = row.at("predicted_time");
+        ASSERT_TRUE(time.is_object()) << row.dump();
+        ASSERT_TRUE(time.contains("phase_bounds")) << time.dump();
+        EXPECT_EQ(time.at("phase_bounds").size(), 2u) << time.dump();
+        // The phases' bounds added can be no less than any one term of the whole run.
+        const double phases = time.at("terms").at("phases").get<double>();
+        for (const auto& [name, seconds] : time.at("terms").items())
+            if (name != "dram")
+                EXPECT_LE(seconds.get<double>(), phases) << name;
+        EXPECT_GE(time.at("seconds").get<double>(), phases);
+    }
+}
+
 // Without --device the prediction is for the device the file names, where the table has it
 // and it is of --arch; else the arch's default.
 TEST_F(CheckModelCli, WithoutDeviceThePredictionIsForTheMeasuredDevice)

@@ -14,6 +14,7 @@
 #include "cli/worker_programs.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
+#include "emit/results_json.hpp"
 #include "spec/load_spec.hpp"
 #include "tune/failure_explanation.hpp"
 #include "tune/model_check.hpp"
@@ -73,13 +74,8 @@ void write_points(const std::filesystem::path& path, const MeasuredJoin& join, c
         const CheckedPoint& c = points[p];
         json predicted_time = nullptr;
         const std::size_t i = join.point_variant[p];
-        if (i != static_cast<std::size_t>(-1) && run.ranking && run.ranking->variants[i].predicted_time) {
-            const TimePrediction& t = *run.ranking->variants[i].predicted_time;
-            json terms = json::object();
-            for (const auto& term : t.terms)
-                terms[term.name] = term.seconds;
-            predicted_time = {{"seconds", t.seconds}, {"bound", t.bound}, {"waves", t.waves}, {"terms", terms}};
-        }
+        if (i != static_cast<std::size_t>(-1) && run.ranking && run.ranking->variants[i].predicted_time)
+            predicted_time = predicted_time_json(*run.ranking->variants[i].predicted_time);
         rows.push_back({{"params", join.points[p].params},
                         {"measured_seconds", optional_json(c.measured)},
                         {"predicted_failure", c.predicted_failure.empty() ? json(nullptr) : json(c.predicted_failure)},

@@ -233,18 +233,7 @@ json ranked_variant_json(const RankedVariant* r)
                     {"predicted_fraction", nullptr}, {"predicted_time", nullptr}, {"diagnosis", json::array()}, {"rank", nullptr},
                     {"predicted_rank", nullptr}};
     const ModelFactors& f = r->factors;
-    json predicted_time = nullptr;
-    if (r->predicted_time) {
-        json terms = json::object();
-        for (const auto& t : r->predicted_time->terms)
-            terms[t.name] = t.seconds;
-        predicted_time = {{"seconds", r->predicted_time->seconds},
-                          {"bound", r->predicted_time->bound},
-                          {"waves", r->predicted_time->waves},
-                          {"terms", terms}};
-        if (!r->predicted_time->phase_bounds.empty())
-            predicted_time["phase_bounds"] = r->predicted_time->phase_bounds;
-    }
+    const json predicted_time = r->predicted_time ? predicted_time_json(*r->predicted_time) : json(nullptr);
     return json{{"gflops", optional_value(r->gflops)},
                 {"gbps", optional_value(r->gbps)},
                 {"roofline_fraction", optional_value(r->roofline_fraction)},
@@ -398,6 +387,17 @@ void read_warp_counts(const json& j, WarpCounts& w)
 }
 
 } // namespace
+
+json predicted_time_json(const TimePrediction& time)
+{
+    json terms = json::object();
+    for (const auto& t : time.terms)
+        terms[t.name] = t.seconds;
+    json j = {{"seconds", time.seconds}, {"bound", time.bound}, {"waves", time.waves}, {"terms", terms}};
+    if (!time.phase_bounds.empty())
+        j["phase_bounds"] = time.phase_bounds;
+    return j;
+}
 
 json warp_work_json(const WarpWork& w)
 {

@@ -21,6 +21,9 @@ inline constexpr int results_schema_version = 2;
 
 [[nodiscard]] nlohmann::ordered_json results_json(const TuningRun& run);
 
+// A variant's predicted time (its record's predicted_time; check-model's points too).
+[[nodiscard]] nlohmann::ordered_json predicted_time_json(const TimePrediction& time);
+
 // A variant's warp work (its record's ptx_facts.warp_work), and back.
 [[nodiscard]] nlohmann::ordered_json warp_work_json(const WarpWork& work);
 [[nodiscard]] WarpWork warp_work_of_json(const nlohmann::ordered_json& record);
