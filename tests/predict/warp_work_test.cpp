@@ -241,3 +241,21 @@ TEST(WarpWork, SpillsAreSharedAmongThePhasesByTheirRuns)
     EXPECT_GT(w.phases[0].local_wavefronts, 0);
     EXPECT_GT(w.phases[1].local_wavefronts, 0);
 }
+
+TEST(WarpWork, ABarrierWaitsForEverythingBeforeItIncludingLoadsStoredToSharedMemory)
+{
+    // for 8 trips: load a value from global memory into shared memory, wait at the barrier,
+    // then read shared memory and compute. No register carries the load to the read (it
+    // goes through shared memory), but the barrier does: each trip waits for the load
+    // (DRAM's latency), then for the shared read (28 cycles) and the fma.
+    const std::string trip = "\tld.global.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd2], %f1;\n\tbar.sync 0;\n"
+                             "\tld.shared.f32 %f2, [%rd3];\n\tfma.rn.f32 %f3, %f2, %f2, %f3;\n";
+    const std::string loop_end = "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 8;\n\t@%p1 bra $L__BB0_1;\n";
+    const WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n" + trip + loop_end);
+    EXPECT_GE(w.latency_cycles, 8 * (dram_load_cycles + 28 + 4));
+    // Without the barrier the read need not wait for the load: the trips are shorter.
+    const std::string unsynchronised = "\tld.global.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd2], %f1;\n"
+                                       "\tld.shared.f32 %f2, [%rd3];\n\tfma.rn.f32 %f3, %f2, %f2, %f3;\n";
+    const WarpWork free = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n" + unsynchronised + loop_end);
+    EXPECT_LT(free.latency_cycles, 8 * (dram_load_cycles + 28 + 4));
+}

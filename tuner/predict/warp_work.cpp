@@ -604,6 +604,7 @@ private:
                     bool loop_body = false)
     {
         double issued = start;
+        double barrier_floor = start; // when the last barrier released the block
         std::set<std::string> written, carried; // carried: read before this region writes it
         auto ready_at = [&](std::string_view reg) {
             const auto it = ready.find(std::string(reg));
@@ -634,7 +635,17 @@ private:
             if (in.is_label() || (walked_ && walked_->runs[i] == 0))
                 continue; // a label, or code no sampled thread ran
             const InstructionCost c = cost(i);
-            double operands_ready = start;
+            if (c.pipe == InstructionCost::Pipe::barrier) {
+                // The block waits here until every access before the barrier is done (a
+                // store to shared memory waits for the load it stores): nothing after it
+                // starts earlier. The dependence runs through memory, which the registers'
+                // chains do not see.
+                for (const auto& [reg, at] : ready)
+                    barrier_floor = std::max(barrier_floor, at);
+                barrier_floor = std::max(barrier_floor, issued);
+                issued = barrier_floor;
+            }
+            double operands_ready = std::max(start, barrier_floor);
             const bool writes = in.writes_first_operand();
             for (std::size_t k = writes ? 1 : 0; k < in.operands.size(); ++k)
                 for_each_ptx_register(in.operands[k], [&](std::string_view reg) {
