@@ -50,7 +50,8 @@ namespace {
 struct WaveCycles {
     double cycles = 0;
     std::vector<TimeTerm> terms; // in cycles
-    std::vector<std::string> phase_bounds;
+    std::string bound;           // the largest term's name
+    std::vector<std::string> phase_bounds; // each phase's, where there are phases
 };
 
 // One wave on one SM: `blocks` resident blocks of `warps` warps each.
@@ -72,7 +73,7 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
     };
     const auto most = std::max_element(terms.begin(), terms.end(),
                                        [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
-    return {most->seconds, terms, {most->name}};
+    return {most->seconds, terms, most->name, {}};
 }
 
 } // namespace
@@ -106,11 +107,10 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
         if (phases.empty())
             return w;
         double phased = 0;
-        w.phase_bounds.clear();
         for (const WarpCounts& phase : phases) {
             const WaveCycles part = wave_cycles(phase, rates, warps);
             phased += part.cycles;
-            w.phase_bounds.push_back(part.phase_bounds.front());
+            w.phase_bounds.push_back(part.bound);
         }
         w.terms.push_back({"phases", phased});
         w.cycles = std::max(w.cycles, phased);
