@@ -160,18 +160,23 @@ TEST(TimeModel, LocalLoadsThatMissWaitLongerAndTheirBytesGoToDram)
     EXPECT_GT(spills.seconds, fits.seconds);
 }
 
+// One phase of a warp's run: its issue slots and its chain.
+WarpCounts part(double issue, double latency_cycles)
+{
+    WarpCounts c;
+    c.issue = issue;
+    c.latency_cycles = latency_cycles;
+    return c;
+}
+
 TEST(TimeModel, PhasesSplitByABarrierTakeTheirOwnBoundsOneAfterTheOther)
 {
     // A fill that waits on memory (one warp's chain: 1000 cycles, 10 issue slots), a
     // barrier, then arithmetic (100 issue slots, a 100-cycle chain). Over the whole run the
     // largest term is the 1100-cycle chain; the wave's blocks pass the barrier together, so
     // the arithmetic cannot hide under the fill: 1000 + 8 warps × 100 / 4 = 1200 cycles.
-    WarpCounts fill;
-    fill.issue = 10;
-    fill.latency_cycles = 1000;
-    WarpCounts compute;
-    compute.issue = 100;
-    compute.latency_cycles = 100;
+    const WarpCounts fill = part(10, 1000);
+    const WarpCounts compute = part(100, 100);
     WarpWork w;
     w.issue = fill.issue + compute.issue;
     w.latency_cycles = 1100;
@@ -197,13 +202,9 @@ TEST(TimeModel, LocalMissesLengthenThePhaseThatLoads)
 {
     // Stack frames that outgrow L1 and L2: each local load waits for DRAM, not L1. The
     // phase holding the loads waits longer, and the phases' chains add up.
-    WarpCounts loads;
-    loads.issue = 10;
+    WarpCounts loads = part(10, 100);
     loads.local_loads = 2;
-    loads.latency_cycles = 100;
-    WarpCounts rest;
-    rest.issue = 10;
-    rest.latency_cycles = 100;
+    const WarpCounts rest = part(10, 100);
     WarpWork w;
     w.issue = 20;
     w.local_loads = 2;
