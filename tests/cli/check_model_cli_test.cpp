@@ -196,6 +196,8 @@ TEST_F(CheckModelCli, ALaunchThatDisagreesIsExplainedByTheRegistersItBounds)
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json out = json::parse(r.out);
     EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 2, 1, 0, 2, 1}));
+    // The 1024-thread disagreements are register counts; the 128-thread failure is not.
+    EXPECT_EQ(out.at("failures_by_registers"), 2);
     ASSERT_EQ(out.at("misses").size(), 1u);
     EXPECT_THAT(out.at("misses")[0].at("explanation").get<std::string>(),
                 HasSubstr("it ran there, so the binary measured used at most 64 registers a thread (a block of 1024 "
@@ -210,6 +212,32 @@ TEST_F(CheckModelCli, ALaunchThatDisagreesIsExplainedByTheRegistersItBounds)
             EXPECT_THAT(why, HasSubstr("though no register count stops a block of 128 threads on sm_80: not a limit "
                                        "the model knows"));
     }
+}
+
+TEST_F(CheckModelCli, ACompileOptionCompilesWhatWasMeasured)
+{
+    // Measured: the heavy 1024-thread block failed to launch. Capped at 32 registers by an
+    // option the spec does not name, this compile launches it: the failure is no longer
+    // predicted, and the output says what it compiled with.
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0},
+                                                                       {{128, 96}, 3.0},
+                                                                       {{1024, 8}, 0.8},
+                                                                       {{1024, 96}, "RuntimeFailedConfig"}}));
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32 --json", spec,
+                                   path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 1, 0, 0, 1, 0}));
+    EXPECT_EQ(out.at("failures_by_registers"), 1);
+    EXPECT_EQ(out.at("compile_options").back(), "-maxrregcount=32");
+
+    const auto text = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32", spec,
+                                      path.string()));
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("-maxrregcount=32\n"));
+    EXPECT_THAT(text.out, HasSubstr("1 of the 1 disagreements are register counts: the binaries measured were "
+                                    "compiled otherwise"));
 }
 
 TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
@@ -335,6 +363,8 @@ TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
         {fmt::format("{} --measured {} --arch sm_80 --device no-such-gpu", copy_spec(), good.string()),
          "unknown device 'no-such-gpu'"},
         {fmt::format("{} --arch sm_80", copy_spec()), "needs --measured"},
+        {fmt::format("{} --measured {} --arch sm_80 --compile-option=ftz=true", copy_spec(), good.string()),
+         "--compile-option 'ftz=true': a compiler option starts with '-'"},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

@@ -44,3 +44,16 @@ TEST(FailureExplanation, OtherFailuresAreNamedAsTheFileRecordsThem)
     EXPECT_EQ(explain_failure_disagreement({false, "wrong_result", "wrong_result", "", 256, 30}, sm86()),
               "it failed there (wrong_result); nothing here predicts it");
 }
+
+TEST(FailureExplanation, RegistersExplainOnlyTheDisagreementsABlocksSizeBounds)
+{
+    // Both directions of a launch the registers decide.
+    EXPECT_TRUE(registers_explain({true, "", "", "no block fits", 800, 73}, sm86()));
+    EXPECT_TRUE(registers_explain({false, "RuntimeFailedConfig", "launch_error", "", 928, 62}, sm86()));
+    // Not the registers: a prediction that fits them, a block any count launches, a compile
+    // failure, a point not joined to a variant.
+    EXPECT_FALSE(registers_explain({true, "", "", "min blocks can never be resident", 128, 40}, sm86()));
+    EXPECT_FALSE(registers_explain({false, "RuntimeFailedConfig", "launch_error", "", 128, 40}, sm86()));
+    EXPECT_FALSE(registers_explain({false, "CompilationFailedConfig", "compile_error", "", 928, 62}, sm86()));
+    EXPECT_FALSE(registers_explain({true, "", "", "no block fits", 0, 73}, sm86()));
+}

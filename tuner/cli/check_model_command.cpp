@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -37,6 +38,7 @@ namespace {
 
 struct CheckOptions {
     std::string spec, measured, arch, device, problem, cache, points;
+    std::vector<std::string> compile_options; // beyond the spec's: what the measured binaries were compiled with
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     unsigned jobs = 0;
@@ -99,7 +101,13 @@ KernelSpec load_checked_spec(const std::string& path)
 int check_model(const CheckOptions& o)
 {
     // Every input is checked before anything compiles.
-    const KernelSpec spec = load_checked_spec(o.spec);
+    KernelSpec spec = load_checked_spec(o.spec);
+    for (const auto& option : o.compile_options) {
+        if (option.empty() || option.front() != '-')
+            throw UsageError(fmt::format("--compile-option '{}': a compiler option starts with '-' (e.g. "
+                                         "--compile-option=-ftz=true)", option));
+        spec.compile_options.push_back(option);
+    }
     for (const auto& note : spec.notes)
         std::cerr << "autotune: " << note << "\n";
     if (o.measured.empty())
@@ -159,13 +167,18 @@ int check_model(const CheckOptions& o)
     }
     const std::vector<CheckedPoint> points = checked_points(join, run);
     const ModelCheck check = score_model(points);
-    const auto explanation = [&](std::size_t p) {
+    const auto disagreement = [&](std::size_t p) -> FailureDisagreement {
         const CheckedPoint& c = points[p];
-        return explain_failure_disagreement(
-            {c.measured.has_value(), join.points[p].failure, join.points[p].status, c.predicted_failure, c.threads,
-             c.registers},
-            *setup.arch_spec);
+        return {c.measured.has_value(), join.points[p].failure, join.points[p].status, c.predicted_failure, c.threads,
+                c.registers};
     };
+    const auto explanation = [&](std::size_t p) { return explain_failure_disagreement(disagreement(p), *setup.arch_spec); };
+
+    std::size_t by_registers = 0;
+    for (const std::size_t p : check.misses)
+        by_registers += registers_explain(disagreement(p), *setup.arch_spec);
+    for (const std::size_t p : check.unpredicted)
+        by_registers += registers_explain(disagreement(p), *setup.arch_spec);
 
     if (!o.points.empty())
         write_points(o.points, join, run, points);
@@ -202,7 +215,9 @@ int check_model(const CheckOptions& o)
                  {"predicted_failures", check.predicted_failures},
                  {"failures_agree", check.failures_agree},
                  {"failures_only_measured", check.failures_only_measured},
-                 {"failures_only_predicted", check.failures_only_predicted}};
+                 {"failures_only_predicted", check.failures_only_predicted},
+                 {"failures_by_registers", by_registers},
+                 {"compile_options", spec.compile_options}};
         const json model = scores_json(check.model); // a named object: items() would dangle on a temporary
         for (const auto& [key, value] : model.items())
             out[key] = value;
@@ -215,6 +230,8 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("check-model: {} for {} ({}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device, o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
+    if (!o.compile_options.empty())
+        std::cout << fmt::format("compiled with: {}\n", fmt::join(spec.compile_options, " "));
     if (join.outside_space > 0 || measured.not_measured > 0)
         std::cout << fmt::format("left out: {} configurations outside the spec's values, {} records not measured\n",
                                  join.outside_space, measured.not_measured);
@@ -230,6 +247,12 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("\nfailures: {} measured, {} predicted; {} agree, {} only measured, {} only predicted\n",
                              check.measured_failures, check.predicted_failures, check.failures_agree,
                              check.failures_only_measured, check.failures_only_predicted);
+    // Registers a launch contradicts mean the binaries measured were not this compile's.
+    if (by_registers > 0)
+        std::cout << fmt::format("{} of the {} disagreements are register counts: the binaries measured were compiled "
+                                 "otherwise (another toolkit, or options the spec does not name; Kernel Tuner's CuPy "
+                                 "backend adds -ftz=true to every compile: --compile-option=-ftz=true)\n",
+                                 by_registers, check.misses.size() + check.unpredicted.size());
     if (!check.misses.empty()) {
         std::cout << "ran, though predicted to fail:\n";
         for (const std::size_t p : check.misses)
@@ -261,7 +284,7 @@ int check_model_command(const Arguments& args)
 {
     CheckOptions o;
     CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
-                     "[--points FILE] [--json]\n\n"
+                     "[--compile-option=OPT] [--points FILE] [--json]\n\n"
                      "Compiles the configurations a measured file holds (a Kernel Tuner cache, a T4 document,\n"
                      "or an autotune results file with measurements), predicts each the way `autotune run`\n"
                      "does, and scores the model against the measured times: spearman (predicted order vs\n"
@@ -283,6 +306,9 @@ int check_model_command(const Arguments& args)
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(line.options(), o.compile_timeout);
     line.options()
+        ("compile-option", po::value(&o.compile_options)->composing(),
+         "=OPT: a compiler option for every variant beyond the spec's, to compile what was measured (repeat for "
+         "several; write it with '=': --compile-option=-ftz=true, which Kernel Tuner's CuPy backend adds to every compile)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "
                    "predicted time with its terms) as JSON, to see where the model is wrong")

@@ -22,6 +22,10 @@ struct FailureDisagreement {
     std::optional<int> registers;          // this compile's, where it compiled
 };
 
+// Whether a register count explains the disagreement: the binary measured used another
+// number of registers than this compile (another toolkit, or other compiler options).
+[[nodiscard]] bool registers_explain(const FailureDisagreement& point, const ArchSpec& arch);
+
 // One sentence, starting with what happened there; empty for a point the two agree on.
 [[nodiscard]] std::string explain_failure_disagreement(const FailureDisagreement& point, const ArchSpec& arch);
 
