@@ -422,3 +422,19 @@ TEST(CubinInfo, AgreesWithCuobjdump)
 
 } // namespace
 } // namespace autotune
+
+TEST(CubinInfo, AnEntrysOwnCodeEndsWhereASubroutinePtxasAppendedBegins)
+{
+    // An IEEE division's rare slow path is a subroutine in the entry's code section.
+    const std::string dividing = R"(extern "C" __global__ void k(float* p, const float* q) { p[threadIdx.x] /= q[threadIdx.x]; })";
+    const CubinInfo dividing_cubin = read_cubin(compile(dividing, "sm_90").cubin);
+    const CubinFunctionInfo& divides = find_function(dividing_cubin, "k");
+    EXPECT_GT(divides.entry_code_bytes, 0);
+    EXPECT_LT(divides.entry_code_bytes, divides.code_bytes);
+    EXPECT_EQ(divides.entry_code_bytes % machine_instruction_bytes, 0);
+    // Without a subroutine the entry is the whole section.
+    const std::string doubling = R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] *= 2.0f; })";
+    const CubinInfo doubling_cubin = read_cubin(compile(doubling, "sm_90").cubin);
+    const CubinFunctionInfo& doubles = find_function(doubling_cubin, "k");
+    EXPECT_EQ(doubles.entry_code_bytes, doubles.code_bytes);
+}

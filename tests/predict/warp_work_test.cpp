@@ -242,6 +242,30 @@ TEST(WarpWork, SpillsAreSharedAmongThePhasesByTheirRuns)
     EXPECT_GT(w.phases[1].local_wavefronts, 0);
 }
 
+TEST(WarpWork, MachineCodeScalesTheIssueSlotsOfTheRunAndOfEachPhase)
+{
+    WarpWork w = work_of("\tmov.u32 %r1, 0;\n$L__BB0_1:\n\tld.global.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd2], %f1;\n"
+                         "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 8;\n\t@%p1 bra $L__BB0_1;\n\tbar.sync 0;\n"
+                         "\tld.shared.f32 %f2, [%rd3];\n\tst.global.f32 [%rd1], %f2;\n");
+    ASSERT_EQ(w.phases.size(), 2u);
+    const WarpWork ptx = w;
+    ASSERT_GT(ptx.static_issue, 0);
+    // ptxas made one and a half machine instructions of each PTX one.
+    count_machine_code(w, 1.5 * ptx.static_issue);
+    EXPECT_DOUBLE_EQ(w.issue, 1.5 * ptx.issue);
+    EXPECT_DOUBLE_EQ(w.static_issue, 1.5 * ptx.static_issue);
+    EXPECT_DOUBLE_EQ(w.phases[0].issue, 1.5 * ptx.phases[0].issue);
+    EXPECT_DOUBLE_EQ(w.phases[1].issue, 1.5 * ptx.phases[1].issue);
+    // The loop still runs 8 times as often as its code is long; pipes and memory are the PTX's.
+    EXPECT_DOUBLE_EQ(w.issue / w.static_issue, ptx.issue / ptx.static_issue);
+    EXPECT_DOUBLE_EQ(w.fp32, ptx.fp32);
+    EXPECT_DOUBLE_EQ(w.shared_wavefronts, ptx.shared_wavefronts);
+    // No machine code known: the PTX's counts stand.
+    WarpWork unknown = ptx;
+    count_machine_code(unknown, 0);
+    EXPECT_DOUBLE_EQ(unknown.issue, ptx.issue);
+}
+
 TEST(WarpWork, ABarrierWaitsForEverythingBeforeItIncludingLoadsStoredToSharedMemory)
 {
     // for 8 trips: load a value from global memory into shared memory, wait at the barrier,

@@ -248,11 +248,14 @@ int check_model(const CheckOptions& o)
                              check.measured_failures, check.predicted_failures, check.failures_agree,
                              check.failures_only_measured, check.failures_only_predicted);
     // Registers a launch contradicts mean the binaries measured were not this compile's.
-    if (by_registers > 0)
+    if (by_registers > 0) {
+        const bool flushing = std::ranges::find(spec.compile_options, "-ftz=true") != spec.compile_options.end();
         std::cout << fmt::format("{} of the {} disagreements are register counts: the binaries measured were compiled "
-                                 "otherwise (another toolkit, or options the spec does not name; Kernel Tuner's CuPy "
-                                 "backend adds -ftz=true to every compile: --compile-option=-ftz=true)\n",
-                                 by_registers, check.misses.size() + check.unpredicted.size());
+                                 "otherwise (another toolkit, or options the spec does not name{})\n",
+                                 by_registers, check.misses.size() + check.unpredicted.size(),
+                                 flushing ? "" : "; Kernel Tuner's CuPy backend adds -ftz=true to every compile: "
+                                                 "--compile-option=-ftz=true");
+    }
     if (!check.misses.empty()) {
         std::cout << "ran, though predicted to fail:\n";
         for (const std::size_t p : check.misses)

@@ -200,15 +200,21 @@ CubinInfo read_cubin(std::string_view cubin)
         std::uint32_t symbol;
         std::string name;
         const Section* text;
+        std::uint64_t start; // within its section
     };
     std::vector<Entry> entries;
+    // Where each function starts, by the section it is in: subroutines follow their entry.
+    std::map<std::size_t, std::vector<std::uint64_t>> function_starts;
     Elf_Data* symbols = elf_getdata(elf_getscn(elf.get(), symtab->index), nullptr);
     const std::size_t symbol_count = symtab->header.sh_entsize ? symtab->header.sh_size / symtab->header.sh_entsize : 0;
     for (std::size_t i = 0; symbols != nullptr && i < symbol_count; ++i) {
         GElf_Sym sym;
         if (gelf_getsym(symbols, static_cast<int>(i), &sym) == nullptr)
             continue;
-        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || (sym.st_other & kStoCudaEntry) == 0)
+        if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+            continue;
+        function_starts[sym.st_shndx].push_back(sym.st_value);
+        if ((sym.st_other & kStoCudaEntry) == 0)
             continue;
         const char* name = elf_strptr(elf.get(), symtab->header.sh_link, sym.st_name);
         if (name == nullptr)
@@ -216,7 +222,7 @@ CubinInfo read_cubin(std::string_view cubin)
         const Section* text = section(fmt::format(".text.{}", name));
         if (text == nullptr)
             throw fail(fmt::format("entry {} has no .text.{} section", name, name));
-        entries.push_back({static_cast<std::uint32_t>(i), name, text});
+        entries.push_back({static_cast<std::uint32_t>(i), name, text, sym.st_value});
     }
     std::ranges::sort(entries, {}, [](const Entry& e) { return e.text->index; });
 
@@ -241,6 +247,11 @@ CubinInfo read_cubin(std::string_view cubin)
         CubinFunctionInfo f;
         f.name = e.name;
         f.code_bytes = static_cast<std::int64_t>(e.text->header.sh_size);
+        std::uint64_t end = e.text->header.sh_size;
+        for (const std::uint64_t start : function_starts[e.text->index])
+            if (start > e.start && start < end)
+                end = start;
+        f.entry_code_bytes = static_cast<std::int64_t>(end - std::min<std::uint64_t>(e.start, end));
         f.sass_sha256 = sha256_hex(e.text->data);
         // Fallbacks for cubins without the attributes: sm_75–sm_89 code sections also keep
         // the register count in sh_info's top byte, and older toolkits put the barrier count

@@ -30,8 +30,14 @@ struct CubinFunctionInfo {
     std::int64_t shared_static = 0;     // static shared memory the kernel declares, bytes, as ptxas reports it
     std::int64_t constant_bank0 = 0;    // size of .nv.constant0.<function> (parameters + driver data)
     std::int64_t code_bytes = 0;        // size of .text.<function>
+    // The entry's own machine code: .text.<function> before the first subroutine ptxas
+    // placed after it (a division's slow path, say), which runs only when called.
+    std::int64_t entry_code_bytes = 0;
     std::string sass_sha256;            // SHA-256 of the .text.<function> bytes: the machine-code identity
 };
+
+// Every architecture autotune compiles for (Volta onwards) encodes one instruction in 128 bits.
+inline constexpr std::int64_t machine_instruction_bytes = 16;
 
 struct CubinInfo {
     int sm = 0;                          // e.g. 90, from the ELF header

@@ -709,6 +709,19 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
     add_spill_traffic(work, accesses, loads, work.static_issue > 0 ? work.issue / work.static_issue : 1.0);
 }
 
+void count_machine_code(WarpWork& work, double machine_instructions)
+{
+    if (machine_instructions <= 0 || work.static_issue <= 0)
+        return;
+    const double expansion = machine_instructions / work.static_issue;
+    for (WarpCounts& phase : work.phases) {
+        phase.issue *= expansion;
+        phase.static_issue *= expansion;
+    }
+    work.issue *= expansion;
+    work.static_issue *= expansion;
+}
+
 WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters,
                            const std::optional<BlockShape>& block, const std::optional<GridShape>& grid)
 {

@@ -71,6 +71,15 @@ struct WarpWork : WarpCounts {
 // ptxas -v counts them) as local traffic, run as often as the kernel's code runs on average.
 void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes);
 
+// ptxas' machine code is what the schedulers issue, and it is not the PTX one for one:
+// ptxas folds moves and address arithmetic, expands divisions, and where more predicates
+// are live than the 7 a thread has, moves them through registers (P2R, R2P and compares
+// that the PTX never shows). Given the entry's machine instructions (its code before any
+// subroutine, spill instructions left out: add_spills counts those), each issue slot the
+// PTX counted stands for machine_instructions / static_issue of them, as if ptxas
+// expanded the code evenly: the run's and every phase's issue scale by that ratio.
+void count_machine_code(WarpWork& work, double machine_instructions);
+
 [[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {},
                                          const std::optional<BlockShape>& block = std::nullopt,
                                          const std::optional<GridShape>& grid = std::nullopt);
