@@ -432,9 +432,19 @@ TEST(CubinInfo, AnEntrysOwnCodeEndsWhereASubroutinePtxasAppendedBegins)
     EXPECT_GT(divides.entry_code_bytes, 0);
     EXPECT_LT(divides.entry_code_bytes, divides.code_bytes);
     EXPECT_EQ(divides.entry_code_bytes % machine_instruction_bytes, 0);
-    // Without a subroutine the entry is the whole section.
+}
+
+TEST_P(CubinArch, AnEntrysCodeLeavesOutTheBranchAndNopsThatCloseItsSection)
+{
+    // nvdisasm (CUDA 13.0) shows 9 instructions that issue on sm_80 to sm_120 (8 on sm_75:
+    // LDC, S2R, LDC.64, ULDC.64, IMAD.WIDE.U32, LDG, FADD, STG, EXIT on sm_90), then a BRA to
+    // itself and NOPs to 384 bytes: 24 words, of which the 10th is the branch.
     const std::string doubling = R"(extern "C" __global__ void k(float* p) { p[threadIdx.x] *= 2.0f; })";
-    const CubinInfo doubling_cubin = read_cubin(compile(doubling, "sm_90").cubin);
-    const CubinFunctionInfo& doubles = find_function(doubling_cubin, "k");
-    EXPECT_EQ(doubles.entry_code_bytes, doubles.code_bytes);
+    const CubinInfo cubin = read_cubin(compile(doubling, GetParam()).cubin);
+    const CubinFunctionInfo& doubles = find_function(cubin, "k");
+    EXPECT_EQ(doubles.code_bytes % 128, 0);
+    const std::int64_t issued = doubles.entry_code_bytes / machine_instruction_bytes;
+    EXPECT_GE(issued, 6) << GetParam();  // load the parameter, the thread index, address, load, add, store, exit
+    EXPECT_LE(issued, 9) << GetParam();
+    EXPECT_LT(doubles.entry_code_bytes, doubles.code_bytes);
 }

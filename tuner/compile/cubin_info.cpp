@@ -42,6 +42,13 @@ enum Attribute : std::uint8_t {
 constexpr std::int64_t kReservedSharedBytes = 1024;
 constexpr int kFirstSmWithReservedSharedInElf = 90;
 
+// How ptxas ends a code section: a branch to itself (so that fetch never runs past the
+// code), then NOPs to the section's 128-byte alignment. Neither ever issues. Their
+// encodings, as nvdisasm shows them (CUDA 13.0, sm_75 to sm_120): the NOP is one 128-bit
+// word; the branch's low word differs by architecture but ends in BRA's opcode 0x7947.
+constexpr std::uint64_t kNopLow = 0x0000000000007918, kNopHigh = 0x000fc00000000000;
+constexpr std::uint64_t kSelfBranchHigh = 0x000fc0000383ffff, kBranchOpcodeMask = 0xffff, kBranchOpcode = 0x7947;
+
 struct Record {
     std::uint8_t format = 0;
     std::uint8_t attribute = 0;
@@ -54,6 +61,26 @@ std::uint32_t load_u32(std::string_view bytes, std::size_t offset)
     std::uint32_t v = 0;
     std::memcpy(&v, bytes.data() + offset, sizeof v); // cubins are little-endian, as are the hosts we run on
     return v;
+}
+
+std::uint64_t load_u64(std::string_view bytes, std::size_t offset)
+{
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + offset, sizeof v);
+    return v;
+}
+
+// The bytes of `code` that can issue: without the closing self-branch and alignment NOPs.
+std::size_t issuable_bytes(std::string_view code)
+{
+    constexpr std::size_t word = 16;
+    std::size_t end = code.size() - code.size() % word;
+    while (end >= word && load_u64(code, end - word) == kNopLow && load_u64(code, end - word + 8) == kNopHigh)
+        end -= word;
+    if (end >= word && (load_u64(code, end - word) & kBranchOpcodeMask) == kBranchOpcode &&
+        load_u64(code, end - word + 8) == kSelfBranchHigh)
+        end -= word;
+    return end;
 }
 
 // Empty when a record runs past the end or has an unknown format.
@@ -247,10 +274,13 @@ CubinInfo read_cubin(std::string_view cubin)
         CubinFunctionInfo f;
         f.name = e.name;
         f.code_bytes = static_cast<std::int64_t>(e.text->header.sh_size);
+        // Up to the first subroutine after it, else to the section's closing padding.
         std::uint64_t end = e.text->header.sh_size;
         for (const std::uint64_t start : function_starts[e.text->index])
             if (start > e.start && start < end)
                 end = start;
+        if (end == e.text->header.sh_size)
+            end = std::min<std::uint64_t>(end, issuable_bytes(e.text->data));
         f.entry_code_bytes = static_cast<std::int64_t>(end - std::min<std::uint64_t>(e.start, end));
         f.sass_sha256 = sha256_hex(e.text->data);
         // Fallbacks for cubins without the attributes: sm_75–sm_89 code sections also keep

@@ -31,7 +31,8 @@ struct CubinFunctionInfo {
     std::int64_t constant_bank0 = 0;    // size of .nv.constant0.<function> (parameters + driver data)
     std::int64_t code_bytes = 0;        // size of .text.<function>
     // The entry's own machine code: .text.<function> before the first subroutine ptxas
-    // placed after it (a division's slow path, say), which runs only when called.
+    // placed after it (a division's slow path, say), which runs only when called, and
+    // without the self-branch and NOPs that close the section.
     std::int64_t entry_code_bytes = 0;
     std::string sass_sha256;            // SHA-256 of the .text.<function> bytes: the machine-code identity
 };
