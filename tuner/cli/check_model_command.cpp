@@ -1,4 +1,4 @@
-// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K]
+// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--compile-option=OPT]
 // [--json]: scores the model's ranking and its predicted failures against a measured file
 // (a Kernel Tuner cache or an autotune results file). The pipeline and the scores are the
 // engine's (tune/tune_problem.hpp, tune/model_check.hpp); this parses and prints.
