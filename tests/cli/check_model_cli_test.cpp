@@ -238,6 +238,14 @@ TEST_F(CheckModelCli, ACompileOptionCompilesWhatWasMeasured)
     EXPECT_THAT(text.out, HasSubstr("-maxrregcount=32\n"));
     EXPECT_THAT(text.out, HasSubstr("1 of the 1 disagreements are register counts: the binaries measured were "
                                     "compiled otherwise"));
+    // A Kernel Tuner file records no options: the line names the one its CuPy backend adds,
+    // until it is given.
+    EXPECT_THAT(text.out, HasSubstr("Kernel Tuner's CuPy backend adds -ftz=true to every compile"));
+    const auto flushing = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32 "
+                                          "--compile-option=-ftz=true", spec, path.string()));
+    ASSERT_EQ(flushing.exit_code, 0) << flushing.err;
+    EXPECT_THAT(flushing.out, HasSubstr("-maxrregcount=32 -ftz=true\n"));
+    EXPECT_THAT(flushing.out, HasSubstr("options the spec does not name)\n"));
 }
 
 TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
