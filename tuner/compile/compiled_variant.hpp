@@ -5,6 +5,7 @@
 #include "compile/resource_usage.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,9 @@ struct CompiledVariant {
     std::string log;
     std::string cubin_sha256;
     std::string sass_sha256;          // machine code only: equal code, equal hash
+    // Instructions of the entry's own machine code that can issue (CubinFunctionInfo::
+    // entry_code_bytes); 0 where no cubin was read.
+    std::int64_t machine_instructions = 0;
     // No compiler ran for this variant: its compile came from the on-disk cache, or from
     // an earlier variant of the same run with an identical request.
     bool cache_hit = false;

@@ -1,6 +1,5 @@
 #include "rank/rank_problem.hpp"
 
-#include "compile/cubin_info.hpp"
 #include "measure/measure_job.hpp"
 #include "predict/ptx_kernel.hpp"
 #include "spec/expression.hpp"
@@ -83,16 +82,11 @@ ParameterValues scalar_parameter_values(const KernelSpec* spec, const Problem* p
 }
 
 // The instructions of the entry's machine code that are not spills (add_spills counts
-// those); 0 where the cubin cannot say (the compile read it, so that is not expected).
+// those); 0 where no cubin was read (a results file's record).
 double entry_machine_instructions(const CompiledVariant& compiled, const ResourceUsage& resources)
 {
-    try {
-        const CubinInfo cubin = read_cubin(compiled.cubin);
-        const auto code = find_function(cubin, compiled.lowered_name).entry_code_bytes / machine_instruction_bytes;
-        return static_cast<double>(code) - static_cast<double>(resources.spill_stores + resources.spill_loads) / 4.0;
-    } catch (const CubinError&) {
-        return 0;
-    }
+    return static_cast<double>(compiled.machine_instructions) -
+           static_cast<double>(resources.spill_stores + resources.spill_loads) / 4.0;
 }
 
 } // namespace
@@ -117,8 +111,7 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
                                                 scalar_parameter_values(spec, problem, variants[i]),
                                                 BlockShape{variants[i].block.x, variants[i].block.y, variants[i].block.z},
                                                 GridShape{variants[i].grid.x, variants[i].grid.y, variants[i].grid.z});
-                if (!compiled[i].cubin.empty())
-                    count_machine_code(*f.warp_work, entry_machine_instructions(compiled[i], f.resources));
+                count_machine_code(*f.warp_work, entry_machine_instructions(compiled[i], f.resources));
                 add_spills(*f.warp_work, f.resources.spill_stores, f.resources.spill_loads);
             } catch (const std::invalid_argument&) {
                 // PTX without the entry (a results file's record, a nvcc build): no time model.
