@@ -65,6 +65,13 @@ protected:
         return path;
     }
     static std::string copy_spec() { return (test::source_dir() / "kernels" / "copy.toml").string(); }
+    // heavy_blocks measured as it runs here: all but the 1024-thread WIDTH=96 block, which
+    // failed to launch.
+    static json heavy_cache_where_the_heavy_block_failed()
+    {
+        return kt_cache({"BLOCK", "WIDTH"},
+                        {{{128, 8}, 1.0}, {{128, 96}, 3.0}, {{1024, 8}, 0.8}, {{1024, 96}, "RuntimeFailedConfig"}});
+    }
     static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
     // points, measured and predicted failures, and their agreement, as the JSON says them.
     static std::vector<int> failure_counts(const json& out)
@@ -171,10 +178,7 @@ TEST_F(CheckModelCli, ScoresAgainstTimesMadeUpInTheReverseOfTheModelsOrder)
 TEST_F(CheckModelCli, ABlockTheRegistersCannotLaunchIsAPredictedFailureThatAgrees)
 {
     const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
-    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0},
-                                                                       {{128, 96}, 3.0},
-                                                                       {{1024, 8}, 0.8},
-                                                                       {{1024, 96}, "RuntimeFailedConfig"}}));
+    const auto path = write("heavy.json", heavy_cache_where_the_heavy_block_failed());
     const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", spec, path.string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json out = json::parse(r.out);
@@ -220,10 +224,7 @@ TEST_F(CheckModelCli, ACompileOptionCompilesWhatWasMeasured)
     // option the spec does not name, this compile launches it: the failure is no longer
     // predicted, and the output says what it compiled with.
     const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
-    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0},
-                                                                       {{128, 96}, 3.0},
-                                                                       {{1024, 8}, 0.8},
-                                                                       {{1024, 96}, "RuntimeFailedConfig"}}));
+    const auto path = write("heavy.json", heavy_cache_where_the_heavy_block_failed());
     const auto r = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32 --json", spec,
                                    path.string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
