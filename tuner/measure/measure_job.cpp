@@ -99,7 +99,9 @@ ReferenceRequest reference_request(const MeasureJob& job, const std::vector<Host
 
 namespace {
 
-using json = nlohmann::json;
+// The worker protocol's JSON, as measure_job.hpp declares it (not the ordered kind the
+// files use; a distinct name keeps the two apart when sources are compiled together).
+using wire_json = nlohmann::json;
 
 const char* access_name(BufferAccess access)
 {
@@ -118,17 +120,17 @@ BufferAccess access_from(const std::string& name)
     return BufferAccess::input;
 }
 
-json dims(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
-Dim3 dims_from(const json& j) { return {j.at(0).get<std::int64_t>(), j.at(1).get<std::int64_t>(), j.at(2).get<std::int64_t>()}; }
+wire_json dims(const Dim3& d) { return wire_json::array({d.x, d.y, d.z}); }
+Dim3 dims_from(const wire_json& j) { return {j.at(0).get<std::int64_t>(), j.at(1).get<std::int64_t>(), j.at(2).get<std::int64_t>()}; }
 
-json summary_json(const SampleSummary& s)
+wire_json summary_json(const SampleSummary& s)
 {
     return {{"count", s.count},   {"median", s.median}, {"min", s.min},
             {"max", s.max},       {"mean", s.mean},     {"relative_spread", s.relative_spread},
             {"median_noise", s.median_noise}};
 }
 
-SampleSummary summary_from(const json& j)
+SampleSummary summary_from(const wire_json& j)
 {
     SampleSummary s;
     s.count = j.at("count").get<std::size_t>();
@@ -141,14 +143,14 @@ SampleSummary summary_from(const json& j)
     return s;
 }
 
-json reference_kernel_json(const ReferenceKernel& k)
+wire_json reference_kernel_json(const ReferenceKernel& k)
 {
     return {{"variant", k.variant}, {"label", k.label},       {"cubin", k.cubin_path},
             {"function", k.function}, {"grid", dims(k.grid)}, {"block", dims(k.block)},
             {"dynamic_shared_bytes", k.dynamic_shared_bytes}};
 }
 
-ReferenceKernel reference_kernel_from(const json& j)
+ReferenceKernel reference_kernel_from(const wire_json& j)
 {
     ReferenceKernel k;
     k.variant = j.at("variant").get<std::size_t>();
@@ -163,9 +165,9 @@ ReferenceKernel reference_kernel_from(const json& j)
 
 } // namespace
 
-json to_json(const MeasureJob& job)
+wire_json to_json(const MeasureJob& job)
 {
-    json arguments = json::array();
+    wire_json arguments = wire_json::array();
     for (const auto& a : job.arguments)
         arguments.push_back({{"name", a.name},
                              {"kind", a.kind == ArgumentKind::buffer ? "buffer" : "scalar"},
@@ -175,8 +177,8 @@ json to_json(const MeasureJob& job)
                              {"access", access_name(a.access)},
                              {"constant", a.constant},
                              {"parameter", a.kernel_parameter},
-                             {"random_upper", a.random_upper ? json(*a.random_upper) : json(nullptr)},
-                             {"fill_value", a.fill_value ? json(*a.fill_value) : json(nullptr)}});
+                             {"random_upper", a.random_upper ? wire_json(*a.random_upper) : wire_json(nullptr)},
+                             {"fill_value", a.fill_value ? wire_json(*a.fill_value) : wire_json(nullptr)}});
     return {{"variant", job.variant},
             {"label", job.label},
             {"device", job.device},
@@ -188,7 +190,7 @@ json to_json(const MeasureJob& job)
             {"arguments", arguments},
             {"problem", job.problem},
             {"reference", job.reference},
-            {"reference_kernel", job.reference_kernel ? reference_kernel_json(*job.reference_kernel) : json(nullptr)},
+            {"reference_kernel", job.reference_kernel ? reference_kernel_json(*job.reference_kernel) : wire_json(nullptr)},
             {"tolerance",
              {{"kind", job.tolerance.kind == Tolerance::Kind::normwise ? "normwise" : "elementwise"},
               {"relative", job.tolerance.relative},
@@ -201,7 +203,7 @@ json to_json(const MeasureJob& job)
               {"max_seconds", job.timing.max_seconds}}}};
 }
 
-MeasureJob measure_job_from_json(const json& j)
+MeasureJob measure_job_from_json(const wire_json& j)
 {
     MeasureJob job;
     job.variant = j.at("variant").get<std::size_t>();
@@ -232,12 +234,12 @@ MeasureJob measure_job_from_json(const json& j)
     job.reference = j.at("reference").get<std::string>();
     if (const auto k = j.find("reference_kernel"); k != j.end() && !k->is_null())
         job.reference_kernel = reference_kernel_from(*k);
-    const json& t = j.at("tolerance");
+    const wire_json& t = j.at("tolerance");
     job.tolerance.kind = t.at("kind") == "normwise" ? Tolerance::Kind::normwise : Tolerance::Kind::elementwise;
     job.tolerance.relative = t.at("relative").get<double>();
     job.tolerance.absolute = t.at("absolute").get<double>();
     job.seed = j.at("seed").get<std::uint64_t>();
-    const json& timing = j.at("timing");
+    const wire_json& timing = j.at("timing");
     job.timing.max_median_noise = timing.at("max_median_noise").get<double>();
     job.timing.min_samples = timing.at("min_samples").get<std::size_t>();
     job.timing.min_seconds = timing.at("min_seconds").get<double>();
@@ -245,14 +247,14 @@ MeasureJob measure_job_from_json(const json& j)
     return job;
 }
 
-json to_json(const DriverAttributes& d)
+wire_json to_json(const DriverAttributes& d)
 {
     return {{"registers", d.registers},           {"local_bytes", d.local_bytes},
             {"max_threads_per_block", d.max_threads_per_block}, {"shared_static", d.shared_static},
             {"constant_bytes", d.constant_bytes}, {"blocks_per_sm", d.blocks_per_sm}};
 }
 
-json to_json(const Measurement& m)
+wire_json to_json(const Measurement& m)
 {
     return {{"verified", m.verified},
             {"verified_elements", m.verified_elements},
@@ -263,22 +265,22 @@ json to_json(const Measurement& m)
             {"sm_clock_mhz", m.sm_clock_mhz}};
 }
 
-json to_json(const MeasureReply& reply)
+wire_json to_json(const MeasureReply& reply)
 {
     return {{"status", reply.status},
             {"error", reply.error},
             {"reference_failed", reply.reference_failed},
-            {"driver", reply.driver ? to_json(*reply.driver) : json(nullptr)},
-            {"measurement", reply.measurement ? to_json(*reply.measurement) : json(nullptr)}};
+            {"driver", reply.driver ? to_json(*reply.driver) : wire_json(nullptr)},
+            {"measurement", reply.measurement ? to_json(*reply.measurement) : wire_json(nullptr)}};
 }
 
-MeasureReply measure_reply_from_json(const json& j)
+MeasureReply measure_reply_from_json(const wire_json& j)
 {
     MeasureReply reply;
     reply.status = j.at("status").get<std::string>();
     reply.error = j.at("error").get<std::string>();
     reply.reference_failed = j.value("reference_failed", false);
-    if (const json& d = j.at("driver"); !d.is_null()) {
+    if (const wire_json& d = j.at("driver"); !d.is_null()) {
         DriverAttributes a;
         a.registers = d.at("registers").get<int>();
         a.local_bytes = d.at("local_bytes").get<std::int64_t>();
@@ -288,7 +290,7 @@ MeasureReply measure_reply_from_json(const json& j)
         a.blocks_per_sm = d.at("blocks_per_sm").get<int>();
         reply.driver = a;
     }
-    if (const json& m = j.at("measurement"); !m.is_null()) {
+    if (const wire_json& m = j.at("measurement"); !m.is_null()) {
         Measurement x;
         x.verified = m.at("verified").get<bool>();
         x.verified_elements = m.at("verified_elements").get<std::size_t>();
