@@ -13,7 +13,9 @@ namespace autotune {
 struct PtxasReport {
     bool found = false;                   // the log has a "Used N registers" line for the function
     int registers = 0;
-    int barriers = 0;
+    // "used N barriers": CUDA 12 and later print it (where there are any); CUDA 11's
+    // ptxas never does, so the cubin says.
+    std::optional<int> barriers;
     std::int64_t stack_frame = 0;         // bytes per thread, the kernel's own frame
     std::optional<std::int64_t> cumulative_stack; // with callees' frames, where printed
     std::int64_t spill_stores = 0;        // bytes

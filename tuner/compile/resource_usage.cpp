@@ -38,7 +38,8 @@ ResourceUsage combine_resource_usage(const PtxasReport& log, const CubinFunction
     require_equal(log.registers, cubin.registers, "registers");
     // The cubin's frame covers callees too: ptxas' "cumulative stack size" where it prints one.
     require_equal(log.cumulative_stack.value_or(log.stack_frame), cubin.frame_size, "stack bytes");
-    require_equal(log.barriers, cubin.barriers, "barriers");
+    if (log.barriers)
+        require_equal(*log.barriers, cubin.barriers, "barriers");
     require_equal(log.shared_bytes, cubin.shared_static, "static shared memory bytes");
     if (log.maxrregcount_overridden_to && cubin.max_registers)
         require_equal(*log.maxrregcount_overridden_to, *cubin.max_registers, "the overriding register cap");
