@@ -1,11 +1,12 @@
 #include "arch/arch_target.hpp"
 
+#include "compile/nvrtc_library.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
 #include <mutex>
-#include <nvrtc.h>
 #include <regex>
 
 namespace autotune {
@@ -25,59 +26,47 @@ ArchTarget parse_arch(const std::string& text)
     return ArchTarget{number / 10, number % 10, m[2].str()};
 }
 
-std::vector<int> nvrtc_supported_archs()
-{
-    int count = 0;
-    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS)
-        throw ArchError("NVRTC: nvrtcGetNumSupportedArchs failed");
-    std::vector<int> archs(static_cast<std::size_t>(count));
-    if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
-        throw ArchError("NVRTC: nvrtcGetSupportedArchs failed");
-    std::sort(archs.begin(), archs.end());
-    return archs;
-}
+std::vector<int> nvrtc_supported_archs() { return supported_archs(linked_nvrtc()); }
 
-std::string nvrtc_version()
-{
-    int major = 0, minor = 0;
-    nvrtcVersion(&major, &minor);
-    return fmt::format("{}.{}", major, minor);
-}
+std::string nvrtc_version() { return linked_nvrtc().version; }
 
 namespace {
 
 // Whether NVRTC accepts an architecture-suffixed target: it knows which (arch, suffix)
 // pairs exist better than any table here.
-bool nvrtc_accepts(const std::string& arch)
+bool nvrtc_accepts(const NvrtcLibrary& nvrtc, const std::string& arch)
 {
     static std::mutex mutex;
-    static std::map<std::string, bool> known; // the answer cannot change within a process
+    static std::map<std::pair<std::string, std::string>, bool> known; // cannot change within a process
+    const auto key = std::pair(nvrtc.path.string(), arch);
     std::lock_guard lock(mutex);
-    if (auto it = known.find(arch); it != known.end())
+    if (auto it = known.find(key); it != known.end())
         return it->second;
     nvrtcProgram program = nullptr;
-    nvrtcCreateProgram(&program, "__global__ void probe() {}", "probe.cu", 0, nullptr, nullptr);
+    nvrtc.create_program(&program, "__global__ void probe() {}", "probe.cu", 0, nullptr, nullptr);
     const std::string option = "--gpu-architecture=" + arch;
     const char* options[] = {option.c_str()};
-    const bool ok = nvrtcCompileProgram(program, 1, options) == NVRTC_SUCCESS;
-    nvrtcDestroyProgram(&program);
-    return known[arch] = ok;
+    const bool ok = nvrtc.compile_program(program, 1, options) == NVRTC_SUCCESS;
+    nvrtc.destroy_program(&program);
+    return known[key] = ok;
 }
 
 } // namespace
 
-ArchTarget require_compilable_arch(const std::string& text)
+ArchTarget require_compilable_arch(const std::string& text) { return require_compilable_arch(text, linked_nvrtc()); }
+
+ArchTarget require_compilable_arch(const std::string& text, const NvrtcLibrary& nvrtc)
 {
     const ArchTarget target = parse_arch(text);
-    const auto supported = nvrtc_supported_archs();
+    const auto supported = supported_archs(nvrtc);
     const bool listed = std::find(supported.begin(), supported.end(), target.number()) != supported.end();
-    if (!listed || (!target.suffix.empty() && !nvrtc_accepts(target.name()))) {
+    if (!listed || (!target.suffix.empty() && !nvrtc_accepts(nvrtc, target.name()))) {
         std::vector<std::string> names;
         for (int a : supported)
             names.push_back(fmt::format("sm_{}", a));
-        throw ArchError(fmt::format("--arch {}: NVRTC {} cannot compile for it (supported: {}; suffixes a/f where "
+        throw ArchError(fmt::format("--arch {}: {} cannot compile for it (supported: {}; suffixes a/f where "
                                     "the architecture has them)",
-                                    target.name(), nvrtc_version(), fmt::join(names, ", ")));
+                                    target.name(), describe(nvrtc), fmt::join(names, ", ")));
     }
     return target;
 }

@@ -8,6 +8,8 @@
 
 namespace autotune {
 
+struct NvrtcLibrary;
+
 struct ArchTarget {
     int major = 0;       // 9 for sm_90
     int minor = 0;       // 0 for sm_90
@@ -36,5 +38,7 @@ public:
 // parse_arch, then a check that this NVRTC compiles for it (suffixes by a trial
 // compile); the error lists what is supported.
 [[nodiscard]] ArchTarget require_compilable_arch(const std::string& text);
+// The same for another NVRTC (--nvrtc).
+[[nodiscard]] ArchTarget require_compilable_arch(const std::string& text, const NvrtcLibrary& nvrtc);
 
 } // namespace autotune

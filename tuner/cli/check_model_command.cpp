@@ -1,4 +1,4 @@
-// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--compile-option=OPT]
+// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--compile-option=OPT] [--nvrtc PATH]
 // [--json]: scores the model's ranking and its predicted failures against a measured file
 // (a Kernel Tuner cache or an autotune results file). The pipeline and the scores are the
 // engine's (tune/tune_problem.hpp, tune/model_check.hpp); this parses and prints.
@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/compile_cache_option.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/nvrtc_option.hpp"
 #include "cli/worker_programs.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
@@ -37,7 +38,7 @@ namespace autotune::cli {
 namespace {
 
 struct CheckOptions {
-    std::string spec, measured, arch, device, problem, cache, points;
+    std::string spec, measured, arch, device, problem, cache, points, nvrtc;
     std::vector<std::string> compile_options; // beyond the spec's: what the measured binaries were compiled with
     std::size_t sample = 0;
     std::uint64_t seed = 1;
@@ -116,7 +117,9 @@ int check_model(const CheckOptions& o)
         throw UsageError(fmt::format("--measured '{}' not found", o.measured));
     TuneSetup setup;
     setup.spec = &spec;
-    setup.arch = require_compilable_arch(o.arch);
+    CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
+    setup.arch = chosen.arch;
+    setup.compile.nvrtc = std::move(chosen.nvrtc);
     setup.arch_spec = &find_arch_spec(setup.arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(setup.arch.number()) : &find_device_spec(o.device);
     setup.roofline_device_named = !o.device.empty();
@@ -217,7 +220,8 @@ int check_model(const CheckOptions& o)
                  {"failures_only_measured", check.failures_only_measured},
                  {"failures_only_predicted", check.failures_only_predicted},
                  {"failures_by_registers", by_registers},
-                 {"compile_options", spec.compile_options}};
+                 {"compile_options", spec.compile_options},
+                 {"nvrtc_version", setup.compile.nvrtc.version}};
         const json model = scores_json(check.model); // a named object: items() would dangle on a temporary
         for (const auto& [key, value] : model.items())
             out[key] = value;
@@ -230,8 +234,9 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("check-model: {} for {} ({}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device, o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
-    if (!o.compile_options.empty())
-        std::cout << fmt::format("compiled with: {}\n", fmt::join(spec.compile_options, " "));
+    if (!o.compile_options.empty() || !o.nvrtc.empty())
+        std::cout << fmt::format("compiled with: {}, {}\n", describe(setup.compile.nvrtc),
+                                 fmt::join(spec.compile_options, " "));
     if (join.outside_space > 0 || measured.not_measured > 0)
         std::cout << fmt::format("left out: {} configurations outside the spec's values, {} records not measured\n",
                                  join.outside_space, measured.not_measured);
@@ -253,7 +258,7 @@ int check_model(const CheckOptions& o)
         const bool flushing = std::ranges::find(spec.compile_options, "-ftz=true") != spec.compile_options.end();
         const bool kernel_tuner = measured.format != "autotune results";
         std::cout << fmt::format("{} of the {} disagreements are register counts: the binaries measured were compiled "
-                                 "otherwise (another toolkit, or options the spec does not name{})\n",
+                                 "otherwise (another toolkit: --nvrtc, or options the spec does not name{})\n",
                                  by_registers, check.misses.size() + check.unpredicted.size(),
                                  kernel_tuner && !flushing ? "; Kernel Tuner's CuPy backend adds -ftz=true to every "
                                                              "compile: --compile-option=-ftz=true"
@@ -290,7 +295,7 @@ int check_model_command(const Arguments& args)
 {
     CheckOptions o;
     CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
-                     "[--compile-option=OPT] [--points FILE] [--json]\n\n"
+                     "[--compile-option=OPT] [--nvrtc PATH] [--points FILE] [--json]\n\n"
                      "Compiles the configurations a measured file holds (a Kernel Tuner cache, a T4 document,\n"
                      "or an autotune results file with measurements), predicts each the way `autotune run`\n"
                      "does, and scores the model against the measured times: spearman (predicted order vs\n"
@@ -311,6 +316,7 @@ int check_model_command(const Arguments& args)
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(line.options(), o.compile_timeout);
+    add_nvrtc_option(line.options(), o.nvrtc);
     line.options()
         ("compile-option", po::value(&o.compile_options)->composing(),
          "=OPT: a compiler option for every variant beyond the spec's, to compile what was measured (repeat for "

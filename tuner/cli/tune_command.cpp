@@ -10,6 +10,7 @@
 #include "cli/header_generation.hpp"
 #include "cli/option_range.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/nvrtc_option.hpp"
 #include "cli/worker_programs.hpp"
 #include "emit/compile_table.hpp"
 #include "emit/problem_views.hpp"
@@ -49,6 +50,7 @@ struct TuneOptions {
     std::vector<std::string> problems;
     std::string space = "default";
     std::string compiler = "nvrtc";
+    std::string nvrtc; // --nvrtc PATH; empty: the linked NVRTC
     std::string nvcc_flags;
     std::string device;
     std::string variants; // comma-separated indices: tune only these
@@ -97,6 +99,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("device", po::value(&o.device), "device whose datasheet ceilings apply (autotune archs lists them; default: the GPU measured on where the table has it, else the arch's)")
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(add, o.compile_timeout);
+    add_nvrtc_option(add, o.nvrtc);
     add
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
@@ -272,7 +275,9 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         std::cerr << "autotune: " << note << "\n";
     TuneSetup setup;
     setup.spec = &spec;
-    setup.arch = require_compilable_arch(o.arch);
+    CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
+    setup.arch = chosen.arch;
+    setup.compile.nvrtc = std::move(chosen.nvrtc);
     const ArchTarget& arch = setup.arch;
     setup.arch_spec = &find_arch_spec(arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);
@@ -289,6 +294,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     const std::vector<Problem> problems = resolve_problems(spec, o.problems);
     CompileSettings& settings = setup.compile;
     settings.compiler = parse_compiler(o.compiler);
+    if (!o.nvrtc.empty() && settings.compiler != CompilerKind::nvrtc)
+        throw UsageError("--nvrtc applies to --compiler nvrtc only (for nvcc, put another toolkit's nvcc in AUTOTUNE_NVCC)");
     settings.jobs = o.jobs;
     settings.limits = compile_limits(o.compile_timeout);
     settings.nvcc = default_nvcc();

@@ -32,7 +32,7 @@ namespace {
 
 std::string compiler_version(const CompileSettings& settings)
 {
-    return settings.compiler == CompilerKind::nvrtc ? "nvrtc " + nvrtc_version() : nvcc_version(settings.nvcc);
+    return settings.compiler == CompilerKind::nvrtc ? "nvrtc " + settings.nvrtc.version : nvcc_version(settings.nvcc);
 }
 
 // The request as the chosen compiler gets it: nvcc also gets the consumer's flags.
@@ -107,7 +107,7 @@ CompiledVariant inspect(const CompilerRun& run, const CompileRequest& request, c
 
 LimitedCompiler limited_compiler(const CompileSettings& settings)
 {
-    return LimitedCompiler(settings.compiler, settings.nvcc, settings.limits);
+    return LimitedCompiler(settings.compiler, settings.nvcc, settings.limits, settings.nvrtc);
 }
 
 CompiledVariant compile_variant(const CompileRequest& request, const RegisterPolicy& policy,

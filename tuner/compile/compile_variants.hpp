@@ -30,6 +30,7 @@ struct CompileSettings {
     // Told (from a worker thread, at most once per compile_variants call) when the cache
     // cannot store an entry: the compiles' results stand, and the call stores no more.
     std::function<void(const std::string& why)> cache_store_failed;
+    NvrtcLibrary nvrtc = linked_nvrtc();            // used when compiler == nvrtc (--nvrtc)
     std::filesystem::path nvcc;                     // used when compiler == nvcc
     std::vector<std::string> nvcc_flags;            // added to every nvcc compile (a consumer's flags)
     std::filesystem::path project_root;             // paths in records are relative to it

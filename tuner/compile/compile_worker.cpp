@@ -14,7 +14,7 @@
 
 namespace autotune {
 
-int serve_compile_requests(std::istream& in, std::ostream& out, std::uint64_t memory_bytes,
+int serve_compile_requests(std::istream& in, std::ostream& out, std::uint64_t memory_bytes, const NvrtcLibrary& nvrtc,
                            const std::function<void(const CompileRequest&)>& before_compile)
 {
     if (memory_bytes > 0) {
@@ -29,7 +29,7 @@ int serve_compile_requests(std::istream& in, std::ostream& out, std::uint64_t me
             const CompileRequest request = compile_request_from_json(nlohmann::json::parse(line));
             if (before_compile)
                 before_compile(request);
-            output = compile_with_nvrtc(request);
+            output = compile_with_nvrtc(request, nvrtc);
         } catch (const std::exception& e) { // a malformed request; std::bad_alloc past the limit
             output = CompileOutput{};
             output.error = fmt::format("compile worker: {}", e.what());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compile/compile_request.hpp"
+#include "compile/nvrtc_library.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -16,7 +17,7 @@ namespace autotune {
 // process's address space (RLIMIT_AS) before anything is compiled; an allocation past it
 // fails inside the compiler, which then reports it (compiler_run.hpp: says_out_of_memory).
 // `before_compile` runs before each compile: a test's way to make a worker crash.
-int serve_compile_requests(std::istream& in, std::ostream& out, std::uint64_t memory_bytes,
+int serve_compile_requests(std::istream& in, std::ostream& out, std::uint64_t memory_bytes, const NvrtcLibrary& nvrtc,
                            const std::function<void(const CompileRequest&)>& before_compile = {});
 
 } // namespace autotune

@@ -52,13 +52,16 @@ std::string memory_size_text(std::uint64_t bytes)
     return fmt::format("{} bytes", bytes);
 }
 
-LimitedCompiler::LimitedCompiler(CompilerKind compiler, std::filesystem::path nvcc, CompileLimits limits)
-    : compiler_(compiler), nvcc_(std::move(nvcc)), limits_(std::move(limits))
+LimitedCompiler::LimitedCompiler(CompilerKind compiler, std::filesystem::path nvcc, CompileLimits limits,
+                                 NvrtcLibrary nvrtc)
+    : compiler_(compiler), nvcc_(std::move(nvcc)), limits_(std::move(limits)), nvrtc_(std::move(nvrtc))
 {
     if (compiler_ == CompilerKind::nvrtc && !limits_.worker_argv.empty()) {
         std::vector<std::string> argv = limits_.worker_argv;
         if (limits_.memory_bytes > 0)
             argv.insert(argv.end(), {"--memory-limit", std::to_string(limits_.memory_bytes)});
+        if (!nvrtc_.path.empty())
+            argv.insert(argv.end(), {"--nvrtc", nvrtc_.path.string()});
         worker_.emplace(std::move(argv)); // started on the first compile
     }
 }
@@ -69,7 +72,7 @@ CompilerRun LimitedCompiler::compile(const CompileRequest& request)
         return compile_with_nvcc(request, nvcc_, ProcessLimits{limits_.timeout, limits_.memory_bytes});
     if (worker_)
         return compile_in_worker(request);
-    return classify_finished(compile_with_nvrtc(request));
+    return classify_finished(compile_with_nvrtc(request, nvrtc_));
 }
 
 CompilerRun LimitedCompiler::compile_in_worker(const CompileRequest& request)

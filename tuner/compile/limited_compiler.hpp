@@ -8,6 +8,7 @@
 #include "compile/compile_limits.hpp"
 #include "compile/compile_request.hpp"
 #include "compile/compiler_run.hpp"
+#include "compile/nvrtc_library.hpp"
 #include "util/worker_supervisor.hpp"
 
 #include <filesystem>
@@ -17,8 +18,9 @@ namespace autotune {
 
 class LimitedCompiler {
 public:
-    // `nvcc` is the program run when `compiler` is nvcc.
-    LimitedCompiler(CompilerKind compiler, std::filesystem::path nvcc, CompileLimits limits);
+    // `nvcc` is the program run when `compiler` is nvcc; `nvrtc` the library NVRTC runs
+    // (a worker loads the same one by its path).
+    LimitedCompiler(CompilerKind compiler, std::filesystem::path nvcc, CompileLimits limits, NvrtcLibrary nvrtc);
 
     [[nodiscard]] CompilerRun compile(const CompileRequest& request);
     // Compile workers started so far (a crash, a timeout or running out of memory each cost one).
@@ -29,6 +31,7 @@ private:
     CompilerKind compiler_;
     std::filesystem::path nvcc_;
     CompileLimits limits_;
+    NvrtcLibrary nvrtc_;
     std::optional<WorkerSupervisor> worker_;
 };
 

@@ -6,40 +6,37 @@
 #include <fmt/format.h>
 #include <memory>
 #include <utility>
-#include <nvrtc.h>
 
 namespace autotune {
 namespace {
 
-struct ProgramDeleter {
-    void operator()(_nvrtcProgram* program) const { nvrtcDestroyProgram(&program); }
-};
-using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
-
-std::string program_log(nvrtcProgram program)
+std::string program_log(const NvrtcLibrary& nvrtc, nvrtcProgram program)
 {
     std::size_t size = 0;
-    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+    if (nvrtc.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
         return {};
     std::string log(size, '\0');
-    nvrtcGetProgramLog(program, log.data());
+    nvrtc.get_program_log(program, log.data());
     return readable_text(log); // bytes: a binary template's, and a NUL before ptxas's messages
 }
 
 } // namespace
 
-CompileOutput compile_with_nvrtc(const CompileRequest& request)
+CompileOutput compile_with_nvrtc(const CompileRequest& request) { return compile_with_nvrtc(request, linked_nvrtc()); }
+
+CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibrary& nvrtc)
 {
     CompileOutput out;
     nvrtcProgram raw = nullptr;
-    if (const auto rc = nvrtcCreateProgram(&raw, request.source.c_str(), "autotune_variant.cu", 0, nullptr, nullptr);
+    if (const auto rc = nvrtc.create_program(&raw, request.source.c_str(), "autotune_variant.cu", 0, nullptr, nullptr);
         rc != NVRTC_SUCCESS) {
-        out.error = fmt::format("NVRTC: cannot create program: {}", nvrtcGetErrorString(rc));
+        out.error = fmt::format("NVRTC: cannot create program: {}", nvrtc.get_error_string(rc));
         return out;
     }
-    Program program(raw);
-    if (const auto rc = nvrtcAddNameExpression(raw, request.name_expression.c_str()); rc != NVRTC_SUCCESS) {
-        out.error = fmt::format("NVRTC: name expression '{}': {}", request.name_expression, nvrtcGetErrorString(rc));
+    const auto destroy = [&nvrtc](_nvrtcProgram* program) { nvrtc.destroy_program(&program); };
+    const std::unique_ptr<_nvrtcProgram, decltype(destroy)> program(raw, destroy);
+    if (const auto rc = nvrtc.add_name_expression(raw, request.name_expression.c_str()); rc != NVRTC_SUCCESS) {
+        out.error = fmt::format("NVRTC: name expression '{}': {}", request.name_expression, nvrtc.get_error_string(rc));
         return out;
     }
 
@@ -49,34 +46,34 @@ CompileOutput compile_with_nvrtc(const CompileRequest& request)
         option_pointers.push_back(o.c_str());
 
     const auto start = std::chrono::steady_clock::now();
-    const auto rc = nvrtcCompileProgram(raw, static_cast<int>(option_pointers.size()), option_pointers.data());
+    const auto rc = nvrtc.compile_program(raw, static_cast<int>(option_pointers.size()), option_pointers.data());
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.log = program_log(raw);
+    out.log = program_log(nvrtc, raw);
     if (rc != NVRTC_SUCCESS) {
-        out.error = first_error_line(out.log, fmt::format("NVRTC: {}", nvrtcGetErrorString(rc)));
+        out.error = first_error_line(out.log, fmt::format("NVRTC: {}", nvrtc.get_error_string(rc)));
         return out;
     }
 
     const char* lowered = nullptr;
-    if (nvrtcGetLoweredName(raw, request.name_expression.c_str(), &lowered) != NVRTC_SUCCESS || lowered == nullptr) {
+    if (nvrtc.get_lowered_name(raw, request.name_expression.c_str(), &lowered) != NVRTC_SUCCESS || lowered == nullptr) {
         out.error = fmt::format("NVRTC: no lowered name for '{}'", request.name_expression);
         return out;
     }
     out.lowered_name = lowered;
 
     std::size_t size = 0;
-    nvrtcGetPTXSize(raw, &size);
+    nvrtc.get_ptx_size(raw, &size);
     out.ptx.resize(size);
-    nvrtcGetPTX(raw, out.ptx.data());
+    nvrtc.get_ptx(raw, out.ptx.data());
     if (!out.ptx.empty() && out.ptx.back() == '\0')
         out.ptx.pop_back();
     size = 0;
-    if (nvrtcGetCUBINSize(raw, &size) != NVRTC_SUCCESS || size == 0) {
+    if (nvrtc.get_cubin_size(raw, &size) != NVRTC_SUCCESS || size == 0) {
         out.error = fmt::format("NVRTC: no cubin for {} (is --arch a real architecture?)", request.arch.name());
         return out;
     }
     out.cubin.resize(size);
-    nvrtcGetCUBIN(raw, out.cubin.data());
+    nvrtc.get_cubin(raw, out.cubin.data());
     out.ok = true;
     return out;
 }

@@ -4,9 +4,11 @@
 
 #include "compile/compile_output.hpp"
 #include "compile/compile_request.hpp"
+#include "compile/nvrtc_library.hpp"
 
 namespace autotune {
 
-[[nodiscard]] CompileOutput compile_with_nvrtc(const CompileRequest& request);
+[[nodiscard]] CompileOutput compile_with_nvrtc(const CompileRequest& request); // the linked NVRTC
+[[nodiscard]] CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibrary& nvrtc);
 
 } // namespace autotune

@@ -240,7 +240,7 @@ TuningRun new_run(const TuneSetup& setup, const Problem& problem, std::vector<Va
     run.spec_path = portable_path(spec.spec_path, setup.compile.project_root);
     run.spec_sha256 = file_sha256(spec.spec_path);
     run.arch = setup.arch.name();
-    run.nvrtc_version = nvrtc_version();
+    run.nvrtc_version = setup.compile.nvrtc.version;
     run.roofline_device = setup.roofline_device;
     run.roofline_device_named = setup.roofline_device_named;
     run.compiler = setup.compile.compiler;

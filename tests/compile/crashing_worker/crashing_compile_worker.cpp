@@ -11,7 +11,7 @@
 int main(int argc, char** argv)
 {
     const std::string crash_on = argc > 1 ? argv[1] : "";
-    return autotune::serve_compile_requests(std::cin, std::cout, 0, [&](const autotune::CompileRequest& request) {
+    return autotune::serve_compile_requests(std::cin, std::cout, 0, autotune::linked_nvrtc(), [&](const autotune::CompileRequest& request) {
         if (!crash_on.empty() && request.name_expression.find(crash_on) != std::string::npos) {
             std::fputs("crashing on purpose, as the test asked\n", stderr);
             std::raise(SIGSEGV);

@@ -1,0 +1,94 @@
+// --nvrtc PATH end to end: a run compiles every variant with the library named (a fake
+// NVRTC that says 11.2 and fails each compile with a line of its own) and its results
+// record that toolkit's version; check-model says what it compiled with; a path that is no
+// NVRTC, an architecture the library cannot compile for, and --nvrtc beside --compiler
+// nvcc are bad input, one line naming them.
+#include "compile/nvrtc_library.hpp"
+#include "support/test_support.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace autotune;
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+namespace {
+
+std::string unrolled_toml() { return (test::data_dir() / "compile_limits" / "unrolled.toml").string(); }
+
+std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(NvrtcOptionCli, ARunCompilesWithTheNamedNvrtcAndRecordsItsVersion)
+{
+    test::TempDir dir;
+    const auto r = test::run_autotune(fmt::format("run {} --arch sm_86 --compile-only --quiet --cache none "
+                                                  "--nvrtc {} --out {}",
+                                                  unrolled_toml(), AUTOTUNE_FAKE_NVRTC, (dir.path() / "out").string()),
+                                      dir.path());
+    EXPECT_EQ(r.exit_code, 1) << "no variant compiled, so no winner";
+    EXPECT_THAT(r.out, HasSubstr("0 compiled, 3 compile errors"));
+    EXPECT_THAT(r.out, HasSubstr("compile_error: fake_nvrtc.cu(1): error: the fake NVRTC 11.2 compiles nothing"));
+    const json results = json::parse(test::read_file(dir.path() / "out" / "sm_86" / "unrolled.json"));
+    EXPECT_EQ(results.at("nvrtc_version"), "11.2");
+    for (const auto& v : results.at("variants"))
+        EXPECT_EQ(v.at("status"), "compile_error") << v.dump();
+}
+
+TEST(NvrtcOptionCli, CheckModelSaysWhichNvrtcCompiled)
+{
+    test::TempDir dir;
+    const auto measured = dir.path() / "measured.json";
+    std::ofstream(measured) << json{{"device_name", "NVIDIA GeForce RTX 3090"}, {"kernel_name", "unrolled"},
+                                    {"problem_size", 1}, {"tune_params_keys", {"N"}}, {"tune_params", {{"N", {1, 2}}}},
+                                    {"objective", "time"},
+                                    {"cache", {{"1", {{"N", 1}, {"time", 1.0}, {"times", {1.0, 1.0}}}},
+                                               {"2", {{"N", 2}, {"time", 2.0}, {"times", {2.0, 2.0}}}}}}}
+                                   .dump();
+    const std::string toolkit = test::from_environment("AUTOTUNE_NVRTC_LIBRARY", AUTOTUNE_NVRTC_LIBRARY).string();
+    const auto base = fmt::format("check-model {} --measured {} --arch sm_86 --nvrtc {}", unrolled_toml(),
+                                  measured.string(), toolkit);
+    const auto r = test::run_autotune(base + " --json", dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    EXPECT_EQ(out.at("nvrtc_version"), linked_nvrtc().version);
+    EXPECT_EQ(out.at("points"), 2);
+    const auto text = test::run_autotune(base, dir.path());
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr(fmt::format("compiled with: NVRTC {} ({}), ", linked_nvrtc().version, toolkit)));
+}
+
+TEST(NvrtcOptionCli, WhatCannotBeCompiledWithIsBadInputNamingIt)
+{
+    test::TempDir dir;
+    const auto run = [&](const std::string& options) {
+        return test::run_autotune(fmt::format("run {} --arch {} --compile-only --out {}", unrolled_toml(), options,
+                                              (dir.path() / "out").string()),
+                                  dir.path());
+    };
+    const auto missing = run("sm_86 --nvrtc /no/such/libnvrtc.so");
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_THAT(missing.err, HasSubstr("--nvrtc /no/such/libnvrtc.so: no such file"));
+    EXPECT_EQ(line_count(missing.err), 1u) << missing.err;
+
+    const auto no_nvrtc = run(fmt::format("sm_86 --nvrtc {}", AUTOTUNE_FAKE_DRIVER));
+    EXPECT_EQ(no_nvrtc.exit_code, 2);
+    EXPECT_THAT(no_nvrtc.err, HasSubstr("not an NVRTC of CUDA 11.2 or newer (it has no nvrtcGetErrorString)"));
+    EXPECT_EQ(line_count(no_nvrtc.err), 1u) << no_nvrtc.err;
+
+    const auto arch = run(fmt::format("sm_90 --nvrtc {}", AUTOTUNE_FAKE_NVRTC));
+    EXPECT_EQ(arch.exit_code, 2);
+    EXPECT_THAT(arch.err, HasSubstr("--arch sm_90: NVRTC 11.2 ("));
+    EXPECT_THAT(arch.err, HasSubstr("cannot compile for it (supported: sm_52, sm_86;"));
+    EXPECT_EQ(line_count(arch.err), 1u) << arch.err;
+
+    const auto nvcc = run(fmt::format("sm_86 --nvrtc {} --compiler nvcc", AUTOTUNE_FAKE_NVRTC));
+    EXPECT_EQ(nvcc.exit_code, 2);
+    EXPECT_THAT(nvcc.err, HasSubstr("--nvrtc applies to --compiler nvrtc only"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << "bad input left output";
+}
+
+} // namespace

@@ -1,0 +1,25 @@
+// --nvrtc PATH as every compiling command takes it: the libnvrtc.so of the toolkit to
+// compile with (the one a build ships with, or the one a measurement was made with),
+// instead of the NVRTC this program was built with.
+#pragma once
+
+#include "arch/arch_target.hpp"
+#include "compile/nvrtc_library.hpp"
+
+#include <boost/program_options/options_description.hpp>
+#include <string>
+
+namespace autotune::cli {
+
+void add_nvrtc_option(boost::program_options::options_description_easy_init add, std::string& path);
+
+// The library --nvrtc names (empty: the linked one) and `arch_text` checked against it;
+// throws UsageError naming the path when it cannot be loaded, ArchError when it cannot
+// compile for the architecture.
+struct CompilerChoice {
+    NvrtcLibrary nvrtc;
+    ArchTarget arch;
+};
+[[nodiscard]] CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text);
+
+} // namespace autotune::cli

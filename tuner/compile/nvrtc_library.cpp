@@ -1,0 +1,103 @@
+#include "compile/nvrtc_library.hpp"
+
+#include <algorithm>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+namespace autotune {
+namespace {
+
+std::string version_of(const NvrtcLibrary& nvrtc, decltype(&nvrtcVersion) version)
+{
+    int major = 0, minor = 0;
+    if (version(&major, &minor) != NVRTC_SUCCESS)
+        throw NvrtcLibraryError(fmt::format("NVRTC {}: nvrtcVersion failed", nvrtc.path.string()));
+    return fmt::format("{}.{}", major, minor);
+}
+
+} // namespace
+
+NvrtcLibrary linked_nvrtc()
+{
+    NvrtcLibrary n;
+    n.get_error_string = &nvrtcGetErrorString;
+    n.create_program = &nvrtcCreateProgram;
+    n.destroy_program = &nvrtcDestroyProgram;
+    n.add_name_expression = &nvrtcAddNameExpression;
+    n.compile_program = &nvrtcCompileProgram;
+    n.get_program_log_size = &nvrtcGetProgramLogSize;
+    n.get_program_log = &nvrtcGetProgramLog;
+    n.get_lowered_name = &nvrtcGetLoweredName;
+    n.get_ptx_size = &nvrtcGetPTXSize;
+    n.get_ptx = &nvrtcGetPTX;
+    n.get_cubin_size = &nvrtcGetCUBINSize;
+    n.get_cubin = &nvrtcGetCUBIN;
+    n.get_num_supported_archs = &nvrtcGetNumSupportedArchs;
+    n.get_supported_archs = &nvrtcGetSupportedArchs;
+    n.version = version_of(n, &nvrtcVersion);
+    return n;
+}
+
+NvrtcLibrary load_nvrtc(const std::filesystem::path& path)
+{
+    if (!std::filesystem::is_regular_file(path))
+        throw NvrtcLibraryError(fmt::format("--nvrtc {}: no such file (give a libnvrtc.so, e.g. "
+                                            "/usr/local/cuda-12.4/lib64/libnvrtc.so)", path.string()));
+    // DEEPBIND: the library's calls to its own exported functions must reach its own code,
+    // not the linked NVRTC's of the same names.
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (library == nullptr) {
+        const char* error = dlerror();
+        throw NvrtcLibraryError(fmt::format("--nvrtc {}: cannot be loaded: {}", path.string(),
+                                            error ? error : "dlopen failed"));
+    }
+    NvrtcLibrary n;
+    n.path = std::filesystem::absolute(path); // a compile worker loads it by this path, from wherever it runs
+    n.handle = std::shared_ptr<void>(library, [](void* handle) { dlclose(handle); });
+    const auto load = [&]<typename Function>(Function& target, const char* name) {
+        target = reinterpret_cast<Function>(dlsym(library, name));
+        if (target == nullptr)
+            throw NvrtcLibraryError(fmt::format("--nvrtc {}: not an NVRTC of CUDA 11.2 or newer (it has no {})",
+                                                path.string(), name));
+    };
+    load(n.get_error_string, "nvrtcGetErrorString");
+    load(n.create_program, "nvrtcCreateProgram");
+    load(n.destroy_program, "nvrtcDestroyProgram");
+    load(n.add_name_expression, "nvrtcAddNameExpression");
+    load(n.compile_program, "nvrtcCompileProgram");
+    load(n.get_program_log_size, "nvrtcGetProgramLogSize");
+    load(n.get_program_log, "nvrtcGetProgramLog");
+    load(n.get_lowered_name, "nvrtcGetLoweredName");
+    load(n.get_ptx_size, "nvrtcGetPTXSize");
+    load(n.get_ptx, "nvrtcGetPTX");
+    load(n.get_cubin_size, "nvrtcGetCUBINSize");
+    load(n.get_cubin, "nvrtcGetCUBIN");
+    load(n.get_num_supported_archs, "nvrtcGetNumSupportedArchs");
+    load(n.get_supported_archs, "nvrtcGetSupportedArchs");
+    decltype(&nvrtcVersion) version = nullptr;
+    load(version, "nvrtcVersion");
+    n.version = version_of(n, version);
+    return n;
+}
+
+NvrtcLibrary nvrtc_library(const std::filesystem::path& path) { return path.empty() ? linked_nvrtc() : load_nvrtc(path); }
+
+std::vector<int> supported_archs(const NvrtcLibrary& nvrtc)
+{
+    int count = 0;
+    if (nvrtc.get_num_supported_archs(&count) != NVRTC_SUCCESS || count < 0)
+        throw NvrtcLibraryError(fmt::format("{}: nvrtcGetNumSupportedArchs failed", describe(nvrtc)));
+    std::vector<int> archs(static_cast<std::size_t>(count));
+    if (nvrtc.get_supported_archs(archs.data()) != NVRTC_SUCCESS)
+        throw NvrtcLibraryError(fmt::format("{}: nvrtcGetSupportedArchs failed", describe(nvrtc)));
+    std::ranges::sort(archs);
+    return archs;
+}
+
+std::string describe(const NvrtcLibrary& nvrtc)
+{
+    return nvrtc.path.empty() ? fmt::format("NVRTC {}", nvrtc.version)
+                              : fmt::format("NVRTC {} ({})", nvrtc.version, nvrtc.path.string());
+}
+
+} // namespace autotune
