@@ -2,7 +2,8 @@
 // values, each step makes one of three moves:
 // - model (most steps): Thompson sampling. One randomized regression tree (a bootstrap
 //   sample of the measurements, random feature subsets at each split: one draw from the
-//   forest's distribution of models) is fitted to the log times, and the unevaluated point
+//   forest's distribution of models) is fitted to the log times (capped at their median:
+//   cap_at_median), and the unevaluated point
 //   it predicts fastest is measured. A leaf ties many points the tree cannot tell apart;
 //   of those, the one farthest from everything measured teaches the most.
 // - explore (every 6th step): the point farthest from everything measured, of a few random
@@ -19,6 +20,7 @@
 // initial design, and the tree then models the measured time relative to the guess.
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
+#include "strategy/capped_times.hpp"
 #include "strategy/regression_forest.hpp"
 #include "strategy/strategies.hpp"
 
@@ -221,6 +223,8 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
             run.evaluate(*q);
             continue;
         }
+        if (offset.empty())
+            cap_at_median(targets);
         RegressionForest tree;
         tree.fit(features, points, targets, settings, random);
 
