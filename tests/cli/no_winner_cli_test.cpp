@@ -58,14 +58,12 @@ TEST_F(NoWinnerCli, NoVariantCompilingExitsOneNamingTheSpecAndTheFirstCompilerEr
     };
     std::ofstream(dir.path() / "includes_missing.cuh") << "#include \"no_such_header.cuh\"\n";
     std::ofstream(dir.path() / "not_cuda.cuh") << "name = \"this is TOML, not CUDA\"\n[x]\ny = 1\n";
+    // (Options NVRTC refuses are bad input before anything compiles: nvrtc_option_cli_test.cpp.)
     const std::vector<Case> cases{
         {"a template that does not compile", spec_with("V = [1, 2, 3]", "V = [3]", "a.toml"), "V = 3 is broken on purpose"},
         {"a wrong function", spec_with("function = \"scale\"", "function = \"scal\"", "b.toml"), "scal"},
         {"a missing #include", spec_with("template = \"broken.cuh\"", "template = \"includes_missing.cuh\"", "c.toml"),
          "no_such_header.cuh"},
-        {"bad options", spec_with("template_arguments = [\"V\"]", "template_arguments = [\"V\"]\noptions = [\"--no-such-option\"]",
-                                  "d.toml"),
-         "--no-such-option"},
         {"a template that is not CUDA", spec_with("template = \"broken.cuh\"", "template = \"not_cuda.cuh\"", "e.toml"),
          "error"},
     };

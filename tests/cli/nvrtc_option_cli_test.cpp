@@ -91,4 +91,37 @@ TEST(NvrtcOptionCli, WhatCannotBeCompiledWithIsBadInputNamingIt)
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << "bad input left output";
 }
 
+TEST(NvrtcOptionCli, OptionsTheNvrtcRefusesAreBadInputBeforeAnythingCompiles)
+{
+    test::TempDir dir;
+    // A spec whose options NVRTC refuses: the spec is named, nothing is written.
+    std::filesystem::copy(test::data_dir() / "compile_limits" / "unrolled.cuh", dir.path() / "unrolled.cuh");
+    std::string spec = test::read_file(unrolled_toml());
+    spec.replace(spec.find("function = \"unrolled\""), 21, "function = \"unrolled\"\noptions = [\"-std=c++99\"]");
+    std::ofstream(dir.path() / "bad_options.toml") << spec;
+    const auto bad_spec = test::run_autotune(fmt::format("run {} --arch sm_86 --compile-only --out {}",
+                                                         (dir.path() / "bad_options.toml").string(),
+                                                         (dir.path() / "out").string()),
+                                             dir.path());
+    EXPECT_EQ(bad_spec.exit_code, 2);
+    EXPECT_THAT(bad_spec.err, HasSubstr("bad_options.toml: NVRTC "));
+    EXPECT_THAT(bad_spec.err, HasSubstr("refuses the compile options '-std=c++99': nvrtc: error: invalid value for --std"));
+    EXPECT_EQ(line_count(bad_spec.err), 1u) << bad_spec.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
+
+    const auto measured = dir.path() / "measured.json";
+    std::ofstream(measured) << json{{"device_name", "NVIDIA GeForce RTX 3090"}, {"kernel_name", "unrolled"},
+                                    {"problem_size", 1}, {"tune_params_keys", {"N"}}, {"tune_params", {{"N", {1}}}},
+                                    {"objective", "time"}, {"cache", {{"1", {{"N", 1}, {"time", 1.0}, {"times", {1.0}}}}}}}
+                                   .dump();
+    const auto bad_option = test::run_autotune(fmt::format("check-model {} --measured {} --arch sm_86 "
+                                                            "--compile-option=-bogus",
+                                                            unrolled_toml(), measured.string()),
+                                               dir.path());
+    EXPECT_EQ(bad_option.exit_code, 2);
+    EXPECT_THAT(bad_option.err, HasSubstr("--compile-option: NVRTC "));
+    EXPECT_THAT(bad_option.err, HasSubstr("refuses the compile options '-bogus': nvrtc: error: unrecognized option -bogus"));
+    EXPECT_EQ(line_count(bad_option.err), 1u) << bad_option.err;
+}
+
 } // namespace

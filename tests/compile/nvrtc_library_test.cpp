@@ -6,6 +6,7 @@
 #include "compile/nvrtc_library.hpp"
 
 #include "compile/compile_variants.hpp"
+#include "compile/nvrtc_compiler.hpp"
 #include "space/enumerate_space.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
@@ -126,4 +127,16 @@ TEST(NvrtcLibrary, CompilesRunTheLoadedLibraryInThisProcessAndInTheWorkerAndAreC
     const auto in_worker = compile_variants(run.spec, run.problem, run.with_n(2), parse_arch("sm_86"), settings);
     EXPECT_EQ(in_worker[0].status, CompileStatus::compile_error);
     EXPECT_THAT(in_worker[0].error, HasSubstr("the fake NVRTC 11.2 compiles nothing"));
+}
+
+TEST(NvrtcLibrary, OptionsAreCheckedByTheLibraryThatWillCompile)
+{
+    const ArchTarget sm86 = parse_arch("sm_86");
+    EXPECT_EQ(rejected_options(linked_nvrtc(), sm86, {"-ftz=true", "-std=c++17"}), "");
+    EXPECT_THAT(rejected_options(linked_nvrtc(), sm86, {"-ftz=true", "-bogus"}),
+                HasSubstr("unrecognized option -bogus"));
+    EXPECT_THAT(rejected_options(linked_nvrtc(), sm86, {"-ftz=maybe"}), HasSubstr("expects true or false"));
+    // A compile that fails for another reason is not the options' fault: the fake fails
+    // every compile, but not as NVRTC_ERROR_INVALID_OPTION.
+    EXPECT_EQ(rejected_options(load_nvrtc(fake_nvrtc()), sm86, {"-bogus"}), "");
 }

@@ -1,6 +1,10 @@
 #include "cli/nvrtc_option.hpp"
 
 #include "cli/cli_error.hpp"
+#include "compile/nvrtc_compiler.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace autotune::cli {
 
@@ -22,6 +26,16 @@ CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_tex
     }
     const ArchTarget arch = require_compilable_arch(arch_text, nvrtc);
     return {std::move(nvrtc), arch};
+}
+
+void require_accepted_options(const CompilerChoice& chosen, const std::vector<std::string>& options,
+                              const std::string& whose)
+{
+    if (options.empty())
+        return;
+    if (const std::string why = rejected_options(chosen.nvrtc, chosen.arch, options); !why.empty())
+        throw UsageError(fmt::format("{}: {} refuses the compile options '{}': {}", whose, describe(chosen.nvrtc),
+                                     fmt::join(options, " "), why));
 }
 
 } // namespace autotune::cli

@@ -22,4 +22,9 @@ struct CompilerChoice {
 };
 [[nodiscard]] CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text);
 
+// Throws UsageError naming `whose` options ("--compile-option", a spec's path) when the
+// chosen NVRTC refuses them, before anything is compiled.
+void require_accepted_options(const CompilerChoice& chosen, const std::vector<std::string>& options,
+                              const std::string& whose);
+
 } // namespace autotune::cli

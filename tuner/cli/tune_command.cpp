@@ -276,6 +276,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     TuneSetup setup;
     setup.spec = &spec;
     CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
+    if (parse_compiler(o.compiler) == CompilerKind::nvrtc)
+        require_accepted_options(chosen, spec.compile_options, spec.spec_path.string());
     setup.arch = chosen.arch;
     setup.compile.nvrtc = std::move(chosen.nvrtc);
     const ArchTarget& arch = setup.arch;

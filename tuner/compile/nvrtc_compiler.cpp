@@ -24,6 +24,25 @@ std::string program_log(const NvrtcLibrary& nvrtc, nvrtcProgram program)
 
 CompileOutput compile_with_nvrtc(const CompileRequest& request) { return compile_with_nvrtc(request, linked_nvrtc()); }
 
+std::string rejected_options(const NvrtcLibrary& nvrtc, const ArchTarget& arch, const std::vector<std::string>& options)
+{
+    nvrtcProgram raw = nullptr;
+    if (nvrtc.create_program(&raw, "__global__ void autotune_probe() {}", "autotune_probe.cu", 0, nullptr, nullptr) !=
+        NVRTC_SUCCESS)
+        return {};
+    const auto destroy = [&nvrtc](_nvrtcProgram* program) { nvrtc.destroy_program(&program); };
+    const std::unique_ptr<_nvrtcProgram, decltype(destroy)> program(raw, destroy);
+    std::vector<std::string> all{"--gpu-architecture=" + arch.name()};
+    all.insert(all.end(), options.begin(), options.end());
+    std::vector<const char*> pointers;
+    for (const auto& o : all)
+        pointers.push_back(o.c_str());
+    const auto rc = nvrtc.compile_program(raw, static_cast<int>(pointers.size()), pointers.data());
+    if (rc != NVRTC_ERROR_INVALID_OPTION)
+        return {};
+    return first_error_line(program_log(nvrtc, raw), nvrtc.get_error_string(rc));
+}
+
 CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibrary& nvrtc)
 {
     CompileOutput out;

@@ -11,4 +11,10 @@ namespace autotune {
 [[nodiscard]] CompileOutput compile_with_nvrtc(const CompileRequest& request); // the linked NVRTC
 [[nodiscard]] CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibrary& nvrtc);
 
+// NVRTC's first error line when it refuses `options` themselves (an unknown option, a bad
+// value: NVRTC_ERROR_INVALID_OPTION) for `arch`, found by compiling an empty kernel; empty
+// when it takes them. A spec's or a command's options are checked so before any variant.
+[[nodiscard]] std::string rejected_options(const NvrtcLibrary& nvrtc, const ArchTarget& arch,
+                                           const std::vector<std::string>& options);
+
 } // namespace autotune
