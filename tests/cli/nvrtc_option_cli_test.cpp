@@ -1,8 +1,9 @@
-// --nvrtc PATH end to end: a run compiles every variant with the library named (a fake
-// NVRTC that says 11.2 and fails each compile with a line of its own) and its results
-// record that toolkit's version; check-model says what it compiled with; a path that is no
-// NVRTC, an architecture the library cannot compile for, and --nvrtc beside --compiler
-// nvcc are bad input, one line naming them.
+// --nvrtc PATH and --compile-option=OPT end to end: a run compiles every variant with the
+// library named (a fake NVRTC that says 11.2 and fails each compile with a line of its own)
+// and its results record that toolkit's version; check-model says what it compiled with; a
+// run's compile options reach every variant; a path that is no NVRTC, an architecture the
+// library cannot compile for, --nvrtc beside --compiler nvcc and options NVRTC refuses are
+// bad input, one line naming them.
 #include "compile/nvrtc_library.hpp"
 #include "support/test_support.hpp"
 
@@ -89,6 +90,35 @@ TEST(NvrtcOptionCli, WhatCannotBeCompiledWithIsBadInputNamingIt)
     EXPECT_EQ(nvcc.exit_code, 2);
     EXPECT_THAT(nvcc.err, HasSubstr("--nvrtc applies to --compiler nvrtc only"));
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << "bad input left output";
+}
+
+TEST(NvrtcOptionCli, ACompileOptionOfARunCompilesEveryVariantWithIt)
+{
+    // As a build that caps registers compiles the kernel: the cap holds in every variant,
+    // and each variant's recorded options say so.
+    test::TempDir dir;
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto r = test::run_autotune(fmt::format("run {} --arch sm_80 --compile-only --quiet --json "
+                                                  "--compile-option=-maxrregcount=32 --out {}",
+                                                  spec, (dir.path() / "out").string()),
+                                      dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json results = json::parse(r.out);
+    int heavy = 0;
+    for (const auto& v : results.at("variants")) {
+        EXPECT_LE(v.at("registers").get<int>(), 32) << v.dump();
+        EXPECT_EQ(v.at("options").back(), "-maxrregcount=32");
+        heavy += v.at("params").at("WIDTH") == 96 ? 1 : 0;
+    }
+    EXPECT_EQ(heavy, 2); // without the option these take about a hundred registers
+
+    const auto bad = test::run_autotune(fmt::format("run {} --arch sm_80 --compile-only --compile-option=-bogus "
+                                                    "--out {}", spec, (dir.path() / "bad").string()),
+                                        dir.path());
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_THAT(bad.err, HasSubstr("--compile-option: NVRTC "));
+    EXPECT_THAT(bad.err, HasSubstr("unrecognized option -bogus"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "bad"));
 }
 
 TEST(NvrtcOptionCli, OptionsTheNvrtcRefusesAreBadInputBeforeAnythingCompiles)

@@ -103,12 +103,7 @@ int check_model(const CheckOptions& o)
 {
     // Every input is checked before anything compiles.
     KernelSpec spec = load_checked_spec(o.spec);
-    for (const auto& option : o.compile_options) {
-        if (option.empty() || option.front() != '-')
-            throw UsageError(fmt::format("--compile-option '{}': a compiler option starts with '-' (e.g. "
-                                         "--compile-option=-ftz=true)", option));
-        spec.compile_options.push_back(option);
-    }
+    append_compile_options(spec, o.compile_options);
     for (const auto& note : spec.notes)
         std::cerr << "autotune: " << note << "\n";
     if (o.measured.empty())
@@ -319,10 +314,9 @@ int check_model_command(const Arguments& args)
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(line.options(), o.compile_timeout);
     add_nvrtc_option(line.options(), o.nvrtc);
+    add_compile_option_option(line.options(), o.compile_options,
+                              "to compile what was measured (Kernel Tuner's CuPy backend adds -ftz=true to every compile)");
     line.options()
-        ("compile-option", po::value(&o.compile_options)->composing(),
-         "=OPT: a compiler option for every variant beyond the spec's, to compile what was measured (repeat for "
-         "several; write it with '=': --compile-option=-ftz=true, which Kernel Tuner's CuPy backend adds to every compile)")
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "
                    "predicted time with its terms) as JSON, to see where the model is wrong")

@@ -23,8 +23,8 @@ const char* const usage = R"(usage: autotune <command> [options]
 
 Tune a kernel:
   autotune <kernel> --arch sm_XX [--problem K=V,...] [--space default|full]
-                    [--compile-only] [--compiler nvrtc|nvcc] [--nvrtc PATH] [--jobs N]
-                    [--cache DIR|none] [--out DIR] [--json]
+                    [--compile-only] [--compiler nvrtc|nvcc] [--nvrtc PATH]
+                    [--compile-option=OPT] [--jobs N] [--cache DIR|none] [--out DIR] [--json]
   autotune run SPEC --arch sm_XX [same options]   tune your own kernel from a spec file
 
 Inspect:

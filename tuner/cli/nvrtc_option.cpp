@@ -16,6 +16,25 @@ void add_nvrtc_option(boost::program_options::options_description_easy_init add,
         "between toolkits");
 }
 
+void add_compile_option_option(boost::program_options::options_description_easy_init add,
+                               std::vector<std::string>& options, const std::string& purpose)
+{
+    add("compile-option", boost::program_options::value(&options)->composing(),
+        fmt::format("=OPT: a compiler option for every variant beyond the spec's, {} (repeat for several; write it "
+                    "with '=': --compile-option=-ftz=true)", purpose)
+            .c_str());
+}
+
+void append_compile_options(KernelSpec& spec, const std::vector<std::string>& options)
+{
+    for (const auto& option : options) {
+        if (option.empty() || option.front() != '-')
+            throw UsageError(fmt::format("--compile-option '{}': a compiler option starts with '-' (e.g. "
+                                         "--compile-option=-ftz=true)", option));
+        spec.compile_options.push_back(option);
+    }
+}
+
 CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text)
 {
     NvrtcLibrary nvrtc;

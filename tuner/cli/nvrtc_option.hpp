@@ -5,6 +5,7 @@
 
 #include "arch/arch_target.hpp"
 #include "compile/nvrtc_library.hpp"
+#include "spec/kernel_spec.hpp"
 
 #include <boost/program_options/options_description.hpp>
 #include <string>
@@ -12,6 +13,13 @@
 namespace autotune::cli {
 
 void add_nvrtc_option(boost::program_options::options_description_easy_init add, std::string& path);
+
+// --compile-option=OPT, repeatable: compiler options for every variant beyond the spec's.
+// `purpose` ends the help text (what the options are for, in that command).
+void add_compile_option_option(boost::program_options::options_description_easy_init add,
+                               std::vector<std::string>& options, const std::string& purpose);
+// Appends `options` to the spec's; throws UsageError naming one that does not start with '-'.
+void append_compile_options(KernelSpec& spec, const std::vector<std::string>& options);
 
 // The library --nvrtc names (empty: the linked one) and `arch_text` checked against it;
 // throws UsageError naming the path when it cannot be loaded, ArchError when it cannot

@@ -51,6 +51,7 @@ struct TuneOptions {
     std::string space = "default";
     std::string compiler = "nvrtc";
     std::string nvrtc; // --nvrtc PATH; empty: the linked NVRTC
+    std::vector<std::string> compile_options; // --compile-option, beyond the spec's
     std::string nvcc_flags;
     std::string device;
     std::string variants; // comma-separated indices: tune only these
@@ -100,6 +101,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");
     add_compile_timeout_option(add, o.compile_timeout);
     add_nvrtc_option(add, o.nvrtc);
+    add_compile_option_option(add, o.compile_options, "as your build compiles the kernel (e.g. -use_fast_math)");
     add
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("out", po::value(&o.out)->default_value("results"), "results directory; writes DIR/<arch>/<kernel>.json")
@@ -277,7 +279,8 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     setup.spec = &spec;
     CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
     if (parse_compiler(o.compiler) == CompilerKind::nvrtc)
-        require_accepted_options(chosen, spec.compile_options, spec.spec_path.string());
+        require_accepted_options(chosen, spec.compile_options,
+                                 o.compile_options.empty() ? spec.spec_path.string() : "--compile-option");
     setup.arch = chosen.arch;
     setup.compile.nvrtc = std::move(chosen.nvrtc);
     const ArchTarget& arch = setup.arch;
@@ -432,7 +435,9 @@ int parse_and_tune(const Arguments& args, const std::string& usage_line,
     line.positional("spec-path", po::value(&positional));
     if (!line.parse(args))
         return exit_ok;
-    return tune(load(positional), o);
+    KernelSpec spec = load(positional);
+    append_compile_options(spec, o.compile_options);
+    return tune(spec, o);
 }
 
 } // namespace
