@@ -80,13 +80,13 @@ TEST(NvrtcOptionCli, WhatCannotBeCompiledWithIsBadInputNamingIt)
     EXPECT_THAT(no_nvrtc.err, HasSubstr("not an NVRTC of CUDA 11.2 or newer (it has no nvrtcGetErrorString)"));
     EXPECT_EQ(line_count(no_nvrtc.err), 1u) << no_nvrtc.err;
 
-    const auto arch = run(fmt::format("sm_90 --nvrtc {}", AUTOTUNE_FAKE_NVRTC));
+    const auto arch = run(fmt::format("sm_80 --nvrtc {}", AUTOTUNE_FAKE_NVRTC));
     EXPECT_EQ(arch.exit_code, 2);
-    EXPECT_THAT(arch.err, HasSubstr("--arch sm_90: NVRTC 11.2 ("));
-    EXPECT_THAT(arch.err, HasSubstr("cannot compile for it (supported: sm_52, sm_86;"));
+    EXPECT_THAT(arch.err, HasSubstr("--arch sm_80: NVRTC 11.2 ("));
+    EXPECT_THAT(arch.err, HasSubstr("cannot compile for it (supported: sm_52, sm_86, sm_90;"));
     EXPECT_EQ(line_count(arch.err), 1u) << arch.err;
 
-    const auto nvcc = run(fmt::format("sm_86 --nvrtc {} --compiler nvcc", AUTOTUNE_FAKE_NVRTC));
+    const auto nvcc = run("sm_86 --nvrtc /no/such/libnvrtc.so --compiler nvcc"); // the conflict, before the path
     EXPECT_EQ(nvcc.exit_code, 2);
     EXPECT_THAT(nvcc.err, HasSubstr("--nvrtc applies to --compiler nvrtc only"));
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << "bad input left output";
@@ -144,6 +144,14 @@ TEST(NvrtcOptionCli, OptionsTheNvrtcRefusesAreBadInputBeforeAnythingCompiles)
                                     {"problem_size", 1}, {"tune_params_keys", {"N"}}, {"tune_params", {{"N", {1}}}},
                                     {"objective", "time"}, {"cache", {{"1", {{"N", 1}, {"time", 1.0}, {"times", {1.0}}}}}}}
                                    .dump();
+    // The spec's own options are checked first: a bad one is the spec's, whatever is added.
+    const auto spec_blamed = test::run_autotune(fmt::format("check-model {} --measured {} --arch sm_86 "
+                                                             "--compile-option=-ftz=true",
+                                                             (dir.path() / "bad_options.toml").string(), measured.string()),
+                                                dir.path());
+    EXPECT_EQ(spec_blamed.exit_code, 2);
+    EXPECT_THAT(spec_blamed.err, HasSubstr("bad_options.toml: NVRTC "));
+    EXPECT_THAT(spec_blamed.err, HasSubstr("refuses the compile options '-std=c++99'"));
     const auto bad_option = test::run_autotune(fmt::format("check-model {} --measured {} --arch sm_86 "
                                                             "--compile-option=-bogus",
                                                             unrolled_toml(), measured.string()),

@@ -1,6 +1,6 @@
 // --nvrtc: compiling with another toolkit's NVRTC, loaded by path. The toolkit's own
 // library loaded so compiles the same machine code as the linked one; a fake NVRTC (it
-// says 11.2, knows sm_52 and sm_86, and fails every compile with a line of its own) shows
+// says 11.2, knows sm_52, sm_86 and sm_90, fails every compile with a line of its own) shows
 // which library a compile really ran, in this process and in a compile worker, and that
 // the cache keeps the two toolkits' compiles apart.
 #include "compile/nvrtc_library.hpp"
@@ -92,17 +92,24 @@ TEST(NvrtcLibrary, AnArchitectureTheLoadedNvrtcCannotCompileForIsRefusedWithWhat
 {
     const NvrtcLibrary fake = load_nvrtc(fake_nvrtc());
     EXPECT_EQ(fake.version, "11.2");
-    EXPECT_EQ(supported_archs(fake), (std::vector<int>{52, 86}));
+    EXPECT_EQ(supported_archs(fake), (std::vector<int>{52, 86, 90}));
     EXPECT_EQ(require_compilable_arch("sm_86", fake).number(), 86);
-    try {
-        (void)require_compilable_arch("sm_90", fake);
-        FAIL() << "sm_90 accepted by an NVRTC that knows sm_52 and sm_86 only";
-    } catch (const ArchError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("--arch sm_90: NVRTC 11.2 (" + fake_nvrtc().string() +
-                                        ") cannot compile for it (supported: sm_52, sm_86;"));
-    }
-    // The linked NVRTC still compiles for sm_90: each library is asked, not a table.
-    EXPECT_EQ(require_compilable_arch("sm_90").number(), 90);
+    const auto refusal = [&](const std::string& arch) -> std::string {
+        try {
+            (void)require_compilable_arch(arch, fake);
+        } catch (const ArchError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    EXPECT_THAT(refusal("sm_80"), HasSubstr("--arch sm_80: NVRTC 11.2 (" + fake_nvrtc().string() +
+                                            ") cannot compile for it (supported: sm_52, sm_86, sm_90;"));
+    // The linked NVRTC still compiles for sm_80: each library is asked, not a table.
+    EXPECT_EQ(require_compilable_arch("sm_80").number(), 80);
+    // A suffix is tried by a compile, remembered per library: the linked one takes sm_90a,
+    // the fake (sm_90 listed, every compile failing) does not.
+    EXPECT_EQ(require_compilable_arch("sm_90a").suffix, "a");
+    EXPECT_THAT(refusal("sm_90a"), HasSubstr("--arch sm_90a: NVRTC 11.2"));
 }
 
 TEST(NvrtcLibrary, CompilesRunTheLoadedLibraryInThisProcessAndInTheWorkerAndAreCachedApart)

@@ -42,13 +42,7 @@ bool nvrtc_accepts(const NvrtcLibrary& nvrtc, const std::string& arch)
     std::lock_guard lock(mutex);
     if (auto it = known.find(key); it != known.end())
         return it->second;
-    nvrtcProgram program = nullptr;
-    nvrtc.create_program(&program, "__global__ void probe() {}", "probe.cu", 0, nullptr, nullptr);
-    const std::string option = "--gpu-architecture=" + arch;
-    const char* options[] = {option.c_str()};
-    const bool ok = nvrtc.compile_program(program, 1, options) == NVRTC_SUCCESS;
-    nvrtc.destroy_program(&program);
-    return known[key] = ok;
+    return known[key] = compile_empty_kernel(nvrtc, {"--gpu-architecture=" + arch}).result == NVRTC_SUCCESS;
 }
 
 } // namespace

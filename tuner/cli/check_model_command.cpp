@@ -113,8 +113,7 @@ int check_model(const CheckOptions& o)
     TuneSetup setup;
     setup.spec = &spec;
     CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
-    require_accepted_options(chosen, spec.compile_options,
-                             o.compile_options.empty() ? spec.spec_path.string() : "--compile-option");
+    require_accepted_options(chosen, spec, o.compile_options);
     setup.arch = chosen.arch;
     setup.compile.nvrtc = std::move(chosen.nvrtc);
     setup.arch_spec = &find_arch_spec(setup.arch.number());

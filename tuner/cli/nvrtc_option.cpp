@@ -37,24 +37,30 @@ void append_compile_options(KernelSpec& spec, const std::vector<std::string>& op
 
 CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text)
 {
-    NvrtcLibrary nvrtc;
     try {
-        nvrtc = nvrtc_library(path);
+        NvrtcLibrary nvrtc = nvrtc_library(path);
+        const ArchTarget arch = require_compilable_arch(arch_text, nvrtc);
+        return {std::move(nvrtc), arch};
     } catch (const NvrtcLibraryError& e) {
         throw UsageError(e.what());
     }
-    const ArchTarget arch = require_compilable_arch(arch_text, nvrtc);
-    return {std::move(nvrtc), arch};
 }
 
-void require_accepted_options(const CompilerChoice& chosen, const std::vector<std::string>& options,
-                              const std::string& whose)
+void require_accepted_options(const CompilerChoice& chosen, const KernelSpec& spec,
+                              const std::vector<std::string>& added)
 {
-    if (options.empty())
-        return;
-    if (const std::string why = rejected_options(chosen.nvrtc, chosen.arch, options); !why.empty())
-        throw UsageError(fmt::format("{}: {} refuses the compile options '{}': {}", whose, describe(chosen.nvrtc),
-                                     fmt::join(options, " "), why));
+    const auto& all = spec.compile_options;
+    const std::vector<std::string> own(all.begin(), all.end() - static_cast<std::ptrdiff_t>(added.size()));
+    const auto require = [&](const std::vector<std::string>& options, const std::string& whose) {
+        if (options.empty())
+            return;
+        if (const std::string why = rejected_options(chosen.nvrtc, chosen.arch, options); !why.empty())
+            throw UsageError(fmt::format("{}: {} refuses the compile options '{}': {}", whose, describe(chosen.nvrtc),
+                                         fmt::join(options, " "), why));
+    };
+    require(own, spec.spec_path.string());
+    if (!added.empty())
+        require(all, "--compile-option");
 }
 
 } // namespace autotune::cli

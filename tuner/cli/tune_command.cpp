@@ -277,10 +277,11 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         std::cerr << "autotune: " << note << "\n";
     TuneSetup setup;
     setup.spec = &spec;
+    if (!o.nvrtc.empty() && parse_compiler(o.compiler) != CompilerKind::nvrtc)
+        throw UsageError("--nvrtc applies to --compiler nvrtc only (for nvcc, put another toolkit's nvcc in AUTOTUNE_NVCC)");
     CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
     if (parse_compiler(o.compiler) == CompilerKind::nvrtc)
-        require_accepted_options(chosen, spec.compile_options,
-                                 o.compile_options.empty() ? spec.spec_path.string() : "--compile-option");
+        require_accepted_options(chosen, spec, o.compile_options);
     setup.arch = chosen.arch;
     setup.compile.nvrtc = std::move(chosen.nvrtc);
     const ArchTarget& arch = setup.arch;
@@ -299,8 +300,6 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     const std::vector<Problem> problems = resolve_problems(spec, o.problems);
     CompileSettings& settings = setup.compile;
     settings.compiler = parse_compiler(o.compiler);
-    if (!o.nvrtc.empty() && settings.compiler != CompilerKind::nvrtc)
-        throw UsageError("--nvrtc applies to --compiler nvrtc only (for nvcc, put another toolkit's nvcc in AUTOTUNE_NVCC)");
     settings.jobs = o.jobs;
     settings.limits = compile_limits(o.compile_timeout);
     settings.nvcc = default_nvcc();

@@ -26,21 +26,12 @@ CompileOutput compile_with_nvrtc(const CompileRequest& request) { return compile
 
 std::string rejected_options(const NvrtcLibrary& nvrtc, const ArchTarget& arch, const std::vector<std::string>& options)
 {
-    nvrtcProgram raw = nullptr;
-    if (nvrtc.create_program(&raw, "__global__ void autotune_probe() {}", "autotune_probe.cu", 0, nullptr, nullptr) !=
-        NVRTC_SUCCESS)
-        return {};
-    const auto destroy = [&nvrtc](_nvrtcProgram* program) { nvrtc.destroy_program(&program); };
-    const std::unique_ptr<_nvrtcProgram, decltype(destroy)> program(raw, destroy);
     std::vector<std::string> all{"--gpu-architecture=" + arch.name()};
     all.insert(all.end(), options.begin(), options.end());
-    std::vector<const char*> pointers;
-    for (const auto& o : all)
-        pointers.push_back(o.c_str());
-    const auto rc = nvrtc.compile_program(raw, static_cast<int>(pointers.size()), pointers.data());
-    if (rc != NVRTC_ERROR_INVALID_OPTION)
+    const EmptyKernelCompile probe = compile_empty_kernel(nvrtc, all);
+    if (probe.result != NVRTC_ERROR_INVALID_OPTION)
         return {};
-    return first_error_line(program_log(nvrtc, raw), nvrtc.get_error_string(rc));
+    return first_error_line(readable_text(probe.log), nvrtc.get_error_string(probe.result));
 }
 
 CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibrary& nvrtc)
@@ -52,8 +43,7 @@ CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibra
         out.error = fmt::format("NVRTC: cannot create program: {}", nvrtc.get_error_string(rc));
         return out;
     }
-    const auto destroy = [&nvrtc](_nvrtcProgram* program) { nvrtc.destroy_program(&program); };
-    const std::unique_ptr<_nvrtcProgram, decltype(destroy)> program(raw, destroy);
+    const NvrtcProgram program = own_program(nvrtc, raw);
     if (const auto rc = nvrtc.add_name_expression(raw, request.name_expression.c_str()); rc != NVRTC_SUCCESS) {
         out.error = fmt::format("NVRTC: name expression '{}': {}", request.name_expression, nvrtc.get_error_string(rc));
         return out;

@@ -11,7 +11,8 @@ std::string version_of(const NvrtcLibrary& nvrtc, decltype(&nvrtcVersion) versio
 {
     int major = 0, minor = 0;
     if (version(&major, &minor) != NVRTC_SUCCESS)
-        throw NvrtcLibraryError(fmt::format("NVRTC {}: nvrtcVersion failed", nvrtc.path.string()));
+        throw NvrtcLibraryError(fmt::format("{}: nvrtcVersion failed",
+                                            nvrtc.path.empty() ? "the linked NVRTC" : "--nvrtc " + nvrtc.path.string()));
     return fmt::format("{}.{}", major, minor);
 }
 
@@ -38,21 +39,26 @@ NvrtcLibrary linked_nvrtc()
     return n;
 }
 
-NvrtcLibrary load_nvrtc(const std::filesystem::path& path)
+NvrtcLibrary load_nvrtc(const std::filesystem::path& given)
 {
-    if (!std::filesystem::is_regular_file(path))
+    // Absolute before anything: dlopen searches the library path for a bare name, and a
+    // compile worker loads the same file from wherever it runs.
+    std::error_code error;
+    const std::filesystem::path path = std::filesystem::absolute(given, error).lexically_normal();
+    if (error || !std::filesystem::is_regular_file(path, error))
         throw NvrtcLibraryError(fmt::format("--nvrtc {}: no such file (give a libnvrtc.so, e.g. "
-                                            "/usr/local/cuda-12.4/lib64/libnvrtc.so)", path.string()));
+                                            "/usr/local/cuda-12.4/lib64/libnvrtc.so)", given.string()));
     // DEEPBIND: the library's calls to its own exported functions must reach its own code,
-    // not the linked NVRTC's of the same names.
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    // not the linked NVRTC's of the same names. NODELETE: never unmapped while a pointer
+    // into it might live.
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND | RTLD_NODELETE);
     if (library == nullptr) {
         const char* error = dlerror();
         throw NvrtcLibraryError(fmt::format("--nvrtc {}: cannot be loaded: {}", path.string(),
                                             error ? error : "dlopen failed"));
     }
     NvrtcLibrary n;
-    n.path = std::filesystem::absolute(path); // a compile worker loads it by this path, from wherever it runs
+    n.path = path;
     n.handle = std::shared_ptr<void>(library, [](void* handle) { dlclose(handle); });
     const auto load = [&]<typename Function>(Function& target, const char* name) {
         target = reinterpret_cast<Function>(dlsym(library, name));
@@ -98,6 +104,33 @@ std::string describe(const NvrtcLibrary& nvrtc)
 {
     return nvrtc.path.empty() ? fmt::format("NVRTC {}", nvrtc.version)
                               : fmt::format("NVRTC {} ({})", nvrtc.version, nvrtc.path.string());
+}
+
+NvrtcProgram own_program(const NvrtcLibrary& nvrtc, nvrtcProgram program)
+{
+    return NvrtcProgram(program, [destroy = nvrtc.destroy_program](nvrtcProgram p) { destroy(&p); });
+}
+
+EmptyKernelCompile compile_empty_kernel(const NvrtcLibrary& nvrtc, const std::vector<std::string>& options)
+{
+    EmptyKernelCompile out;
+    nvrtcProgram raw = nullptr;
+    out.result = nvrtc.create_program(&raw, "__global__ void autotune_probe() {}", "autotune_probe.cu", 0, nullptr,
+                                      nullptr);
+    if (out.result != NVRTC_SUCCESS)
+        return out;
+    const NvrtcProgram program = own_program(nvrtc, raw);
+    std::vector<const char*> pointers;
+    for (const auto& o : options)
+        pointers.push_back(o.c_str());
+    out.result = nvrtc.compile_program(raw, static_cast<int>(pointers.size()), pointers.data());
+    std::size_t size = 0;
+    if (nvrtc.get_program_log_size(raw, &size) == NVRTC_SUCCESS && size > 1) {
+        out.log.resize(size);
+        nvrtc.get_program_log(raw, out.log.data());
+        out.log.resize(size - 1); // the closing NUL
+    }
+    return out;
 }
 
 } // namespace autotune

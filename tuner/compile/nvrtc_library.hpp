@@ -52,4 +52,16 @@ struct NvrtcLibrary {
 // "NVRTC 13.0" or "NVRTC 11.8 (/path/libnvrtc.so.11.2)": how messages name it.
 [[nodiscard]] std::string describe(const NvrtcLibrary& nvrtc);
 
+// A program the library created, destroyed by it with the last copy.
+using NvrtcProgram = std::shared_ptr<_nvrtcProgram>;
+[[nodiscard]] NvrtcProgram own_program(const NvrtcLibrary& nvrtc, nvrtcProgram program);
+
+// An empty kernel compiled with `options`: what the library answers (an option or a target
+// it refuses shows here before any real compile) and its log, as it wrote it.
+struct EmptyKernelCompile {
+    nvrtcResult result = NVRTC_SUCCESS;
+    std::string log;
+};
+[[nodiscard]] EmptyKernelCompile compile_empty_kernel(const NvrtcLibrary& nvrtc, const std::vector<std::string>& options);
+
 } // namespace autotune

@@ -10,7 +10,7 @@ struct _nvrtcProgram {
 namespace {
 
 constexpr const char* compile_log = "fake_nvrtc.cu(1): error: the fake NVRTC 11.2 compiles nothing\n";
-constexpr int archs[] = {52, 86};
+constexpr int archs[] = {52, 86, 90};
 
 } // namespace
 
@@ -30,7 +30,7 @@ nvrtcResult nvrtcVersion(int* major, int* minor)
 
 nvrtcResult nvrtcGetNumSupportedArchs(int* count)
 {
-    *count = 2;
+    *count = static_cast<int>(sizeof archs / sizeof archs[0]);
     return NVRTC_SUCCESS;
 }
 
