@@ -254,7 +254,9 @@ TEST_F(Cli, TwoConcurrentRunsShareTheCacheSafely)
         EXPECT_EQ(a.at("variants").at(i).at("sass_sha256"), b.at("variants").at(i).at("sass_sha256"));
     const auto third = autotune("copy --arch sm_86 --compile-only --json --out " + out_dir());
     ASSERT_EQ(third.exit_code, 0) << third.err;
-    for (const auto& v : json::parse(third.out).at("variants"))
+    const json third_results = json::parse(third.out); // named: a temporary's member would dangle in the loop
+    ASSERT_FALSE(third_results.at("variants").empty());
+    for (const auto& v : third_results.at("variants"))
         EXPECT_EQ(v.at("status"), "ok");
     const json log = json::parse(test::read_file(dir.path() / "results" / "sm_86" / "runs" / "copy.json"));
     for (const auto& v : log.at("problems").at(0).at("variants"))

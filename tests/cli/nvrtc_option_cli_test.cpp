@@ -111,6 +111,18 @@ TEST(NvrtcOptionCli, ACompileOptionOfARunCompilesEveryVariantWithIt)
         heavy += v.at("params").at("WIDTH") == 96 ? 1 : 0;
     }
     EXPECT_EQ(heavy, 2); // without the option these take about a hundred registers
+    // The results say what was added, and a reader of the file (fidelity, recompiling the
+    // variants with nvcc) compiles them so: the same registers, not the uncapped ~100.
+    const auto file = dir.path() / "out" / "sm_80" / "heavy_blocks.json";
+    EXPECT_EQ(json::parse(test::read_file(file)).at("compile_options_added"), json::array({"-maxrregcount=32"}));
+    const auto fidelity = test::run_autotune(fmt::format("fidelity {} --limit 4 --json", file.string()), dir.path());
+    ASSERT_EQ(fidelity.exit_code, 0) << fidelity.err;
+    const json checked = json::parse(fidelity.out); // named: a temporary's member would dangle in the loop
+    ASSERT_EQ(checked.at("builds").size(), 2u) << fidelity.out;
+    for (const auto& build : checked.at("builds")) {
+        EXPECT_EQ(build.at("checked"), 4) << build.dump();
+        EXPECT_EQ(build.at("registers_identical"), 4) << build.dump();
+    }
 
     const auto bad = test::run_autotune(fmt::format("run {} --arch sm_80 --compile-only --compile-option=-bogus "
                                                     "--out {}", spec, (dir.path() / "bad").string()),

@@ -284,6 +284,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         require_accepted_options(chosen, spec, o.compile_options);
     setup.arch = chosen.arch;
     setup.compile.nvrtc = std::move(chosen.nvrtc);
+    setup.compile_options_added = o.compile_options;
     const ArchTarget& arch = setup.arch;
     setup.arch_spec = &find_arch_spec(arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);

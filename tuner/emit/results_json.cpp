@@ -285,7 +285,7 @@ json results_json(const TuningRun& run)
     bool measured = false;
     for (const auto& m : run.measurements)
         measured = measured || (m && m->status == "ok");
-    return json{
+    json document{
         {"schema_version", results_schema_version},
         {"tool", tool_json()},
         {"kernel", run.kernel},
@@ -335,6 +335,10 @@ json results_json(const TuningRun& run)
         {"problems", json::array({problem_json(run)})},
         {"variants", variants},
     };
+    // Only where given: a run without --compile-option writes the file it always wrote.
+    if (!run.compile_options_added.empty())
+        document["compile_options_added"] = run.compile_options_added;
+    return document;
 }
 
 namespace {

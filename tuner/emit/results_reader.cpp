@@ -42,6 +42,9 @@ ResultsContext results_context(const json& results, const std::string& path)
     const std::filesystem::path spec_path = results.at("spec").get<std::string>();
     ResultsContext context{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {},
                            require_compilable_arch(results.at("arch").get<std::string>())};
+    // --compile-option's: the variants were compiled with them beyond the spec file's.
+    for (const auto& option : results.value("compile_options_added", json::array()))
+        context.spec.compile_options.push_back(option.get<std::string>());
     std::vector<std::pair<std::string, std::int64_t>> values;
     for (const auto& [name, value] : results.at("problem").items())
         values.emplace_back(name, value.get<std::int64_t>());

@@ -411,6 +411,7 @@ ResultsOrigin check_results_shape(const json& document, const std::string& path)
         if (const auto device = root.at("roofline_device", maybe(K::object)); !device.is_null())
             device.at("key", K::string);
     check_strings(root.find("exact_problem_variables", K::array));
+    check_strings(root.find("compile_options_added", K::array));
     check_shard(root);
     const bool shard = !document.value("shard", json()).is_null();
     const auto problems = root.at("problems", K::array).elements(K::object);

@@ -27,6 +27,9 @@ struct TuningRun {
     std::string spec_sha256;     // of the spec file's bytes
     std::string arch;            // "sm_90"
     std::string nvrtc_version;   // "13.0"
+    // Options every variant was compiled with beyond the spec file's (--compile-option): a
+    // results file's spec, read again, needs them to compile what was tuned.
+    std::vector<std::string> compile_options_added;
     std::string created;         // UTC time of the run, "2026-11-29T05:43:09Z" (the run facts file only)
     const DeviceSpec* roofline_device = nullptr; // whose datasheet ceilings apply; null: none known
     bool roofline_device_named = false;          // --device, rather than the arch's default

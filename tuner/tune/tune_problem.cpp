@@ -241,6 +241,7 @@ TuningRun new_run(const TuneSetup& setup, const Problem& problem, std::vector<Va
     run.spec_sha256 = file_sha256(spec.spec_path);
     run.arch = setup.arch.name();
     run.nvrtc_version = setup.compile.nvrtc.version;
+    run.compile_options_added = setup.compile_options_added;
     run.roofline_device = setup.roofline_device;
     run.roofline_device_named = setup.roofline_device_named;
     run.compiler = setup.compile.compiler;

@@ -46,6 +46,7 @@ struct TuneSetup {
     bool roofline_device_named = false;
     SpaceSelection selection = SpaceSelection::default_space;
     CompileSettings compile;
+    std::vector<std::string> compile_options_added;            // --compile-option: the spec's end with them
     std::optional<std::set<std::size_t>> only_variants;        // --variants
     std::optional<std::pair<std::size_t, std::size_t>> shard;  // --shard I/N
     SearchSettings search;                                     // strategy, budget, seed
