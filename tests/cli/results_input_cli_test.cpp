@@ -87,6 +87,8 @@ TEST_F(ResultsInputCli, EveryReaderRefusesAMisshapenFileInOneLineNamingTheFileAn
     const std::vector<Misshapen> cases{
         {"variants a string", [](json& d) { d["variants"] = "oops"; }, false, ": variants: expected an array, got a string"},
         {"arch a number", [](json& d) { d["arch"] = 90; }, false, ": arch: expected a string, got 90"},
+        {"an added compile option a number", [](json& d) { d["compile_options_added"] = json::array({3}); }, false,
+         ": compile_options_added[0]: expected a string, got 3"},
         {"no kernel", [](json& d) { d.erase("kernel"); }, false, ": not an autotune results file (no 'kernel')"},
         {"registers a string", [](json& d) { d["variants"][3]["registers"] = "32"; }, false,
          ": variants[3].registers: expected an integer or null, got a string"},

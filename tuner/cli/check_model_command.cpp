@@ -112,10 +112,7 @@ int check_model(const CheckOptions& o)
         throw UsageError(fmt::format("--measured '{}' not found", o.measured));
     TuneSetup setup;
     setup.spec = &spec;
-    CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
-    require_accepted_options(chosen, spec, o.compile_options);
-    setup.arch = chosen.arch;
-    setup.compile.nvrtc = std::move(chosen.nvrtc);
+    settle_compiler(setup, spec, CompilerKind::nvrtc, o.nvrtc, o.arch, o.compile_options);
     setup.arch_spec = &find_arch_spec(setup.arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(setup.arch.number()) : &find_device_spec(o.device);
     setup.roofline_device_named = !o.device.empty();

@@ -35,28 +35,29 @@ void append_compile_options(KernelSpec& spec, const std::vector<std::string>& op
     }
 }
 
-CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text)
+void settle_compiler(TuneSetup& setup, const KernelSpec& spec, CompilerKind compiler, const std::string& nvrtc_path,
+                     const std::string& arch_text, const std::vector<std::string>& added)
 {
+    if (!nvrtc_path.empty() && compiler != CompilerKind::nvrtc)
+        throw UsageError("--nvrtc applies to --compiler nvrtc only (for nvcc, put another toolkit's nvcc in AUTOTUNE_NVCC)");
     try {
-        NvrtcLibrary nvrtc = nvrtc_library(path);
-        const ArchTarget arch = require_compilable_arch(arch_text, nvrtc);
-        return {std::move(nvrtc), arch};
+        setup.compile.nvrtc = nvrtc_library(nvrtc_path);
+        setup.arch = require_compilable_arch(arch_text, setup.compile.nvrtc);
     } catch (const NvrtcLibraryError& e) {
         throw UsageError(e.what());
     }
-}
-
-void require_accepted_options(const CompilerChoice& chosen, const KernelSpec& spec,
-                              const std::vector<std::string>& added)
-{
+    setup.compile.compiler = compiler;
+    setup.compile_options_added = added;
+    if (compiler != CompilerKind::nvrtc)
+        return;
     const auto& all = spec.compile_options;
     const std::vector<std::string> own(all.begin(), all.end() - static_cast<std::ptrdiff_t>(added.size()));
     const auto require = [&](const std::vector<std::string>& options, const std::string& whose) {
         if (options.empty())
             return;
-        if (const std::string why = rejected_options(chosen.nvrtc, chosen.arch, options); !why.empty())
-            throw UsageError(fmt::format("{}: {} refuses the compile options '{}': {}", whose, describe(chosen.nvrtc),
-                                         fmt::join(options, " "), why));
+        if (const std::string why = rejected_options(setup.compile.nvrtc, setup.arch, options); !why.empty())
+            throw UsageError(fmt::format("{}: {} refuses the compile options '{}': {}", whose,
+                                         describe(setup.compile.nvrtc), fmt::join(options, " "), why));
     };
     require(own, spec.spec_path.string());
     if (!added.empty())

@@ -7,6 +7,7 @@
 #include "arch/arch_target.hpp"
 #include "compile/nvrtc_library.hpp"
 #include "spec/kernel_spec.hpp"
+#include "tune/tune_problem.hpp"
 
 #include <boost/program_options/options_description.hpp>
 #include <string>
@@ -22,20 +23,13 @@ void add_compile_option_option(boost::program_options::options_description_easy_
 // Appends `options` to the spec's; throws UsageError naming one that does not start with '-'.
 void append_compile_options(KernelSpec& spec, const std::vector<std::string>& options);
 
-// The library --nvrtc names (empty: the linked one) and `arch_text` checked against it;
-// throws UsageError naming the path when it cannot be loaded or asked what it compiles
-// for, ArchError when it cannot compile for the architecture.
-struct CompilerChoice {
-    NvrtcLibrary nvrtc;
-    ArchTarget arch;
-};
-[[nodiscard]] CompilerChoice choose_nvrtc(const std::string& path, const std::string& arch_text);
-
-// Throws UsageError when the chosen NVRTC refuses the options, before anything compiles.
-// `spec`'s options end with `added` (append_compile_options): the spec's own are checked
-// first, a refusal naming the spec's file, then with `added`, a refusal naming
-// --compile-option.
-void require_accepted_options(const CompilerChoice& chosen, const KernelSpec& spec,
-                              const std::vector<std::string>& added);
+// Settles what the command compiles with, before anything compiles, into `setup`: its
+// compiler, the NVRTC --nvrtc names (`nvrtc_path`; empty: the linked one), the arch checked
+// against that library, and `added` (--compile-option, which `spec`'s options end with).
+// With NVRTC the spec's own options are tried first, a refusal naming the spec's file, then
+// with `added`, naming --compile-option. Throws UsageError (a library that cannot be loaded
+// or asked, --nvrtc with nvcc, refused options) or ArchError, each naming the input.
+void settle_compiler(TuneSetup& setup, const KernelSpec& spec, CompilerKind compiler, const std::string& nvrtc_path,
+                     const std::string& arch_text, const std::vector<std::string>& added);
 
 } // namespace autotune::cli

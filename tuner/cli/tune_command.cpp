@@ -277,14 +277,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         std::cerr << "autotune: " << note << "\n";
     TuneSetup setup;
     setup.spec = &spec;
-    if (!o.nvrtc.empty() && parse_compiler(o.compiler) != CompilerKind::nvrtc)
-        throw UsageError("--nvrtc applies to --compiler nvrtc only (for nvcc, put another toolkit's nvcc in AUTOTUNE_NVCC)");
-    CompilerChoice chosen = choose_nvrtc(o.nvrtc, o.arch);
-    if (parse_compiler(o.compiler) == CompilerKind::nvrtc)
-        require_accepted_options(chosen, spec, o.compile_options);
-    setup.arch = chosen.arch;
-    setup.compile.nvrtc = std::move(chosen.nvrtc);
-    setup.compile_options_added = o.compile_options;
+    settle_compiler(setup, spec, parse_compiler(o.compiler), o.nvrtc, o.arch, o.compile_options);
     const ArchTarget& arch = setup.arch;
     setup.arch_spec = &find_arch_spec(arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(arch.number()) : &find_device_spec(o.device);
@@ -300,7 +293,6 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     setup.selection = parse_space(o.space);
     const std::vector<Problem> problems = resolve_problems(spec, o.problems);
     CompileSettings& settings = setup.compile;
-    settings.compiler = parse_compiler(o.compiler);
     settings.jobs = o.jobs;
     settings.limits = compile_limits(o.compile_timeout);
     settings.nvcc = default_nvcc();

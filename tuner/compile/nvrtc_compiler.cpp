@@ -8,20 +8,6 @@
 #include <utility>
 
 namespace autotune {
-namespace {
-
-std::string program_log(const NvrtcLibrary& nvrtc, nvrtcProgram program)
-{
-    std::size_t size = 0;
-    if (nvrtc.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
-        return {};
-    std::string log(size, '\0');
-    nvrtc.get_program_log(program, log.data());
-    return readable_text(log); // bytes: a binary template's, and a NUL before ptxas's messages
-}
-
-} // namespace
-
 CompileOutput compile_with_nvrtc(const CompileRequest& request) { return compile_with_nvrtc(request, linked_nvrtc()); }
 
 std::string rejected_options(const NvrtcLibrary& nvrtc, const ArchTarget& arch, const std::vector<std::string>& options)
@@ -57,7 +43,7 @@ CompileOutput compile_with_nvrtc(const CompileRequest& request, const NvrtcLibra
     const auto start = std::chrono::steady_clock::now();
     const auto rc = nvrtc.compile_program(raw, static_cast<int>(option_pointers.size()), option_pointers.data());
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.log = program_log(nvrtc, raw);
+    out.log = readable_text(program_log(nvrtc, raw)); // bytes: a binary template's, a NUL before ptxas's messages
     if (rc != NVRTC_SUCCESS) {
         out.error = first_error_line(out.log, fmt::format("NVRTC: {}", nvrtc.get_error_string(rc)));
         return out;

@@ -106,6 +106,17 @@ std::string describe(const NvrtcLibrary& nvrtc)
                               : fmt::format("NVRTC {} ({})", nvrtc.version, nvrtc.path.string());
 }
 
+std::string program_log(const NvrtcLibrary& nvrtc, nvrtcProgram program)
+{
+    std::size_t size = 0;
+    if (nvrtc.get_program_log_size(program, &size) != NVRTC_SUCCESS || size <= 1)
+        return {};
+    std::string log(size, '\0');
+    nvrtc.get_program_log(program, log.data());
+    log.pop_back(); // the closing NUL
+    return log;
+}
+
 NvrtcProgram own_program(const NvrtcLibrary& nvrtc, nvrtcProgram program)
 {
     return NvrtcProgram(program, [destroy = nvrtc.destroy_program](nvrtcProgram p) { destroy(&p); });
@@ -124,12 +135,7 @@ EmptyKernelCompile compile_empty_kernel(const NvrtcLibrary& nvrtc, const std::ve
     for (const auto& o : options)
         pointers.push_back(o.c_str());
     out.result = nvrtc.compile_program(raw, static_cast<int>(pointers.size()), pointers.data());
-    std::size_t size = 0;
-    if (nvrtc.get_program_log_size(raw, &size) == NVRTC_SUCCESS && size > 1) {
-        out.log.resize(size);
-        nvrtc.get_program_log(raw, out.log.data());
-        out.log.resize(size - 1); // the closing NUL
-    }
+    out.log = program_log(nvrtc, raw);
     return out;
 }
 

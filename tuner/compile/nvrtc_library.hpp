@@ -56,6 +56,9 @@ struct NvrtcLibrary {
 using NvrtcProgram = std::shared_ptr<_nvrtcProgram>;
 [[nodiscard]] NvrtcProgram own_program(const NvrtcLibrary& nvrtc, nvrtcProgram program);
 
+// The program's log as the library wrote it (bytes; without the closing NUL).
+[[nodiscard]] std::string program_log(const NvrtcLibrary& nvrtc, nvrtcProgram program);
+
 // An empty kernel compiled with `options`: what the library answers (an option or a target
 // it refuses shows here before any real compile) and its log, as it wrote it.
 struct EmptyKernelCompile {
