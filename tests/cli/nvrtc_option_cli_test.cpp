@@ -123,6 +123,11 @@ TEST(NvrtcOptionCli, ACompileOptionOfARunCompilesEveryVariantWithIt)
         EXPECT_EQ(build.at("checked"), 4) << build.dump();
         EXPECT_EQ(build.at("registers_identical"), 4) << build.dump();
     }
+    // The tuned header tells its consumer's build what to add.
+    const auto header = dir.path() / "tuned.hpp";
+    const auto generated = test::run_autotune(fmt::format("header {} -o {}", file.string(), header.string()), dir.path());
+    ASSERT_EQ(generated.exit_code, 0) << generated.err;
+    EXPECT_THAT(test::read_file(header), HasSubstr("nvrtc, compiled with -maxrregcount=32 added)"));
 
     const auto bad = test::run_autotune(fmt::format("run {} --arch sm_80 --compile-only --compile-option=-bogus "
                                                     "--out {}", spec, (dir.path() / "bad").string()),

@@ -260,6 +260,13 @@ TEST_F(ShardParts, APartOfAnotherRunIsNamed)
     other = part(2);
     other["space"]["combinations"] = 99;
     expect_refused(merge_with(2, other), 2, "space.combinations is 99");
+    // Parts compiled by another NVRTC or with other options ran other code.
+    other = part(2);
+    other["nvrtc_version"] = "11.8";
+    expect_refused(merge_with(2, other), 2, "nvrtc_version is \"11.8\", but");
+    other = part(2);
+    other["compile_options_added"] = json::array({"-ftz=true"});
+    expect_refused(merge_with(2, other), 2, "compile_options_added is [\"-ftz=true\"], but none in " + part_path(0));
 }
 
 TEST_F(ShardParts, AnErrorInOnePartIsBlamedOnThatPart)

@@ -149,7 +149,8 @@ void check_same_sharded_run(const std::vector<ShardPart>& parts)
             throw std::invalid_argument(fmt::format("{}: not a shard's part (it has no 'shard')", part.path));
     const ShardPart& first = parts.front();
     for (const auto& part : parts)
-        for (const char* field : {"/kernel", "/spec", "/spec_sha256", "/arch", "/compiler", "/device", "/problem",
+        for (const char* field : {"/kernel", "/spec", "/spec_sha256", "/arch", "/compiler", "/nvrtc_version",
+                                  "/compile_options_added", "/device", "/problem",
                                   "/exact_problem_variables", "/space/selection", "/space/combinations",
                                   "/space/removed", "/shard/count"})
             if (const json mine = field_of(*part.view, field), theirs = field_of(*first.view, field); mine != theirs)
