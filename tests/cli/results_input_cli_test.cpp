@@ -167,4 +167,33 @@ TEST_F(ResultsInputCli, AnImportedKernelTunerSpaceIsReadOrRefusedInOneLineSaying
     }
 }
 
+// A run may compile with another toolkit's NVRTC (--nvrtc: CUDA 12 for a V100, sm_70, which
+// CUDA 13 no longer builds). Its results are read all the same; what must rebuild with this
+// toolkit's nvcc says, per variant, why it could not.
+TEST_F(ResultsInputCli, AFileOfAnArchThisToolkitCannotBuildIsReadAndTheRebuildSaysWhyNot)
+{
+    json document = compile_only();
+    document["arch"] = "sm_70";
+    document["nvrtc_version"] = "12.4";
+    const std::string file = write("v100.json", document);
+    const auto header = autotune(fmt::format("header {} --no-check -o {}", file, written("h.hpp").string()));
+    ASSERT_EQ(header.exit_code, 0) << header.err;
+    EXPECT_THAT(test::read_file(written("h.hpp")), HasSubstr("(CUDA 12.4, nvrtc)"));
+    const auto fidelity = autotune(fmt::format("fidelity {} --limit 2 --json", file));
+    ASSERT_EQ(fidelity.exit_code, 0) << fidelity.err;
+    const json checked = json::parse(fidelity.out);
+    for (const auto& build : checked.at("builds"))
+        for (const auto& v : build.at("variants")) {
+            EXPECT_EQ(v.at("status"), "compile_error") << v.dump();
+            EXPECT_THAT(v.at("error").get<std::string>(), HasSubstr("Unsupported gpu architecture")) << v.dump();
+        }
+    // Not an arch at all is still one line naming the file.
+    document["arch"] = "sm_7";
+    const std::string broken = write("broken.json", document);
+    const auto refused = autotune("fidelity " + broken);
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_THAT(refused.err, HasSubstr(broken + ": arch: --arch 'sm_7' is not an architecture"));
+    EXPECT_EQ(lines(refused.err), 1u) << refused.err;
+}
+
 } // namespace

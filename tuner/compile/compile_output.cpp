@@ -14,7 +14,8 @@ std::string first_error_line(const std::string& log, const std::string& fallback
     std::istringstream lines(log);
     std::string line;
     while (std::getline(lines, line)) {
-        if (line.find("error") == std::string::npos)
+        // nvcc's own refusals ("nvcc fatal   : Unsupported gpu architecture") say fatal.
+        if (line.find("error") == std::string::npos && line.find("fatal") == std::string::npos)
             continue;
         const auto begin = line.find_first_not_of(" \t");
         const auto end = line.find_last_not_of(" \t\r");

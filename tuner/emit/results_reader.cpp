@@ -40,8 +40,15 @@ json read_tuning_run_file(const std::filesystem::path& path, std::string_view ne
 ResultsContext results_context(const json& results, const std::string& path)
 {
     const std::filesystem::path spec_path = results.at("spec").get<std::string>();
-    ResultsContext context{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {},
-                           require_compilable_arch(results.at("arch").get<std::string>())};
+    // The arch as recorded, not checked against this toolkit's NVRTC: the run may have
+    // compiled with another (--nvrtc, e.g. CUDA 12 for sm_70), and reading needs none.
+    ArchTarget arch;
+    try {
+        arch = parse_arch(results.at("arch").get<std::string>());
+    } catch (const ArchError& e) {
+        throw std::invalid_argument(fmt::format("{}: arch: {}", path, e.what()));
+    }
+    ResultsContext context{load_spec(spec_path.is_relative() ? project_root() / spec_path : spec_path), {}, arch};
     // --compile-option's: the variants were compiled with them beyond the spec file's.
     for (const auto& option : results.value("compile_options_added", json::array()))
         context.spec.compile_options.push_back(option.get<std::string>());
