@@ -5,6 +5,7 @@
 // library cannot compile for, --nvrtc beside --compiler nvcc and options NVRTC refuses are
 // bad input, one line naming them.
 #include "compile/nvrtc_library.hpp"
+#include "measure/measure_job.hpp"
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
@@ -177,6 +178,41 @@ TEST(NvrtcOptionCli, OptionsTheNvrtcRefusesAreBadInputBeforeAnythingCompiles)
     EXPECT_THAT(bad_option.err, HasSubstr("--compile-option: NVRTC "));
     EXPECT_THAT(bad_option.err, HasSubstr("refuses the compile options '-bogus': nvrtc: error: unrecognized option -bogus"));
     EXPECT_EQ(line_count(bad_option.err), 1u) << bad_option.err;
+}
+
+// The measuring worker builds its clock probe with the run's NVRTC (the linked one may not
+// build for the device: CUDA 13 builds nothing below sm_75), so a run given --nvrtc passes
+// it on. Under the fake driver (it loads; it sees no device) the library is loaded before
+// any device is asked for: a path that is no library is the job's answer, naming it.
+TEST(NvrtcOptionCli, TheMeasuringWorkerLoadsTheRunsNvrtc)
+{
+    const std::filesystem::path fake_driver = AUTOTUNE_FAKE_DRIVER_DIR;
+    if (!std::filesystem::exists(fake_driver / "libcuda.so.1"))
+        GTEST_SKIP() << "no fake driver at " << fake_driver.string() << " (the test programs run away from their build)";
+    test::TempDir dir;
+    MeasureJob job;
+    job.cubin_path = (dir.path() / "x.cubin").string();
+    job.function = "k";
+    job.grid = {1, 1, 1};
+    job.block = {32, 1, 1};
+    std::ofstream(dir.path() / "job.jsonl") << to_json(job).dump() << "\n";
+    const auto worker = [&](const std::string& options) {
+        return test::run_command(fmt::format("LD_LIBRARY_PATH={} {} measure-worker {} < {}", fake_driver.string(),
+                                             test::autotune_binary().string(), options,
+                                             (dir.path() / "job.jsonl").string()));
+    };
+    const auto missing = worker("--nvrtc /no/such/libnvrtc.so");
+    ASSERT_EQ(missing.exit_code, 0) << missing.err;
+    const json reply = json::parse(missing.out);
+    EXPECT_EQ(reply.at("status"), "launch_error");
+    EXPECT_THAT(reply.at("error").get<std::string>(), HasSubstr("/no/such/libnvrtc.so")) << missing.out;
+    // Without it the linked NVRTC serves, and the fake driver's missing device answers.
+    const auto linked = worker("");
+    ASSERT_EQ(linked.exit_code, 0) << linked.err;
+    EXPECT_THAT(json::parse(linked.out).at("error").get<std::string>(), ::testing::Not(HasSubstr("libnvrtc")));
+    const auto bad = worker("--bogus x");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_THAT(bad.err, HasSubstr("measure-worker takes only --nvrtc PATH"));
 }
 
 } // namespace

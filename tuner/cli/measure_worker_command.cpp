@@ -2,16 +2,25 @@
 // job per line on stdin and answers one line on stdout; after a fault it answers and
 // exits, because the CUDA context is unusable — the supervisor starts a fresh worker.
 // Not for users: the tuner starts it (util/worker_supervisor.hpp).
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "measure/measure_session.hpp"
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace autotune::cli {
 
-int measure_worker_command(const Arguments&)
+int measure_worker_command(const Arguments& args)
 {
+    // --nvrtc PATH: the NVRTC the run compiles with, which also builds the clock probe.
+    std::filesystem::path nvrtc_path;
+    if (args.size() == 2 && args[0] == "--nvrtc" && !args[1].empty())
+        nvrtc_path = args[1];
+    else if (!args.empty())
+        throw UsageError("measure-worker takes only --nvrtc PATH (it is started by the tuner)");
+    std::optional<NvrtcLibrary> nvrtc;
     std::string why_not;
     std::unique_ptr<CudaDriver> driver;
     std::unique_ptr<MeasureSession> session;
@@ -25,13 +34,15 @@ int measure_worker_command(const Arguments&)
                 driver = CudaDriver::load(why_not);
                 driver_tried = true;
             }
+            if (!nvrtc) // here, not at start: a library that cannot load is each job's answer
+                nvrtc = nvrtc_library(nvrtc_path);
             if (!driver) {
                 reply.status = "launch_error";
                 reply.error = why_not;
             } else {
                 if (!session || session_device != job.device) {
                     session.reset();
-                    session = std::make_unique<MeasureSession>(*driver, job.device);
+                    session = std::make_unique<MeasureSession>(*driver, job.device, *nvrtc);
                     session_device = job.device;
                 }
                 reply = session->measure(job);

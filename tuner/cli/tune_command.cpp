@@ -239,11 +239,11 @@ void require_writable_outputs(const TuneOptions& o, const ArchTarget& arch)
         throw UsageError(fmt::format("--header {}: {} {}", o.header, header_dir.string(), *why_not));
 }
 
-MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const std::filesystem::path& journal,
-                                 const std::filesystem::path& scratch)
+MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const NvrtcLibrary& nvrtc,
+                                 const std::filesystem::path& journal, const std::filesystem::path& scratch)
 {
     MeasureSettings settings;
-    settings.worker_argv = measure_worker_argv();
+    settings.worker_argv = measure_worker_argv(nvrtc);
     settings.device = device.ordinal;
     settings.timing.max_median_noise = o.max_noise_percent / 100.0;
     settings.timing.min_samples = o.min_samples;
@@ -368,7 +368,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     if (setup.device && !spec.not_measurable.empty())
         throw SpecError(spec.not_measurable);
     if (setup.device)
-        setup.measure = measure_settings(o, *setup.device, journal, scratch.path());
+        setup.measure = measure_settings(o, *setup.device, setup.compile.nvrtc, journal, scratch.path());
     // What the run writes to and keeps compiles in is checked last before compiling: no
     // bad input found later leaves a directory behind, and no run compiles for nothing.
     use_compile_cache(o.cache, settings, [&progress](const std::string& line) { progress.say(line); });

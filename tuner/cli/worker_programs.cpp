@@ -30,7 +30,13 @@ std::filesystem::path own_executable(const std::string& purpose)
     return path;
 }
 
-std::vector<std::string> measure_worker_argv() { return {own_executable("a measuring worker").string(), "measure-worker"}; }
+std::vector<std::string> measure_worker_argv(const NvrtcLibrary& nvrtc)
+{
+    std::vector<std::string> argv{own_executable("a measuring worker").string(), "measure-worker"};
+    if (!nvrtc.path.empty())
+        argv.insert(argv.end(), {"--nvrtc", nvrtc.path.string()});
+    return argv;
+}
 
 void add_compile_timeout_option(po::options_description_easy_init add, double& seconds)
 {

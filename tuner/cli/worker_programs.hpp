@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compile/compile_limits.hpp"
+#include "compile/nvrtc_library.hpp"
 
 #include <boost/program_options/options_description.hpp>
 #include <filesystem>
@@ -15,8 +16,8 @@ namespace autotune::cli {
 // when it cannot be found.
 [[nodiscard]] std::filesystem::path own_executable(const std::string& purpose);
 
-// {this program, "measure-worker"}
-[[nodiscard]] std::vector<std::string> measure_worker_argv();
+// {this program, "measure-worker"}, then --nvrtc PATH when the run compiles with a loaded NVRTC.
+[[nodiscard]] std::vector<std::string> measure_worker_argv(const NvrtcLibrary& nvrtc);
 
 // Adds --compile-timeout SECONDS, whose help states the default.
 void add_compile_timeout_option(boost::program_options::options_description_easy_init add, double& seconds);

@@ -75,7 +75,8 @@ struct MeasureSession::ProblemData {
     std::map<std::size_t, ReferenceValues> references; // output argument → its reference
 };
 
-MeasureSession::MeasureSession(const CudaDriver& driver, int device_ordinal) : driver_(driver), ordinal_(device_ordinal)
+MeasureSession::MeasureSession(const CudaDriver& driver, int device_ordinal, const NvrtcLibrary& nvrtc)
+    : driver_(driver), ordinal_(device_ordinal)
 {
     AUTOTUNE_CHECK(driver_, cuDeviceGet(&device_, device_ordinal), fmt::format("device {}", device_ordinal));
     AUTOTUNE_CHECK(driver_, cuDevicePrimaryCtxRetain(&context_, device_), "retaining the primary context");
@@ -96,7 +97,7 @@ MeasureSession::MeasureSession(const CudaDriver& driver, int device_ordinal) : d
     probe.source = clock_probe_source;
     probe.name_expression = "autotune_clock_probe";
     probe.arch = ArchTarget{major, minor, ""};
-    const CompileOutput compiled = compile_with_nvrtc(probe);
+    const CompileOutput compiled = compile_with_nvrtc(probe, nvrtc);
     if (!compiled.ok)
         throw std::runtime_error("cannot compile the clock probe: " + compiled.error);
     AUTOTUNE_CHECK(driver_, cuModuleLoadDataEx(&probe_module_, compiled.cubin.data(), 0, nullptr, nullptr),

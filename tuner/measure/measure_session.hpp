@@ -5,6 +5,7 @@
 // Runs inside `autotune measure-worker`, never in the tuner's own process.
 #pragma once
 
+#include "compile/nvrtc_library.hpp"
 #include "measure/cpu_reference.hpp"
 #include "measure/cuda_driver.hpp"
 #include "measure/measure_job.hpp"
@@ -18,8 +19,10 @@ namespace autotune {
 
 class MeasureSession {
 public:
-    // Retains the device's primary context; throws DriverError naming what failed.
-    MeasureSession(const CudaDriver& driver, int device_ordinal);
+    // Retains the device's primary context; throws DriverError naming what failed. The
+    // clock probe is compiled by `nvrtc`, the run's: the linked one may not build for the
+    // device (CUDA 13 builds nothing below sm_75).
+    MeasureSession(const CudaDriver& driver, int device_ordinal, const NvrtcLibrary& nvrtc);
     ~MeasureSession();
     MeasureSession(const MeasureSession&) = delete;
     MeasureSession& operator=(const MeasureSession&) = delete;
