@@ -136,6 +136,34 @@ TEST(NvrtcLibrary, CompilesRunTheLoadedLibraryInThisProcessAndInTheWorkerAndAreC
     EXPECT_THAT(in_worker[0].error, HasSubstr("the fake NVRTC 11.2 compiles nothing"));
 }
 
+// A patch release shares its major.minor with the release before it and may compile
+// differently: a cached compile is another build's only when it is the same file. (A copy
+// with one byte appended stands in for another build: it loads and compiles the same.)
+TEST(NvrtcLibrary, AnotherBuildOfTheSameVersionIsNotServedTheCache)
+{
+    const Unrolled run;
+    autotune::test::TempDir dir;
+    CompileSettings settings;
+    settings.cache_dir = dir.path() / "cache";
+    const auto linked = compile_variants(run.spec, run.problem, run.with_n(1), parse_arch("sm_86"), settings);
+    ASSERT_EQ(linked[0].status, CompileStatus::ok) << linked[0].error;
+    EXPECT_FALSE(linked_nvrtc().build.empty());
+
+    settings.nvrtc = load_nvrtc(AUTOTUNE_NVRTC_LIBRARY); // the same file by path: the same build
+    EXPECT_EQ(settings.nvrtc.build, linked_nvrtc().build);
+    EXPECT_TRUE(compile_variants(run.spec, run.problem, run.with_n(1), parse_arch("sm_86"), settings)[0].cache_hit);
+
+    const auto patched = dir.path() / "libnvrtc.so.patched";
+    std::filesystem::copy_file(std::filesystem::canonical(AUTOTUNE_NVRTC_LIBRARY), patched);
+    std::ofstream(patched, std::ios::app | std::ios::binary) << '\0';
+    settings.nvrtc = load_nvrtc(patched);
+    ASSERT_EQ(settings.nvrtc.version, linked_nvrtc().version);
+    EXPECT_NE(settings.nvrtc.build, linked_nvrtc().build);
+    const auto other = compile_variants(run.spec, run.problem, run.with_n(1), parse_arch("sm_86"), settings);
+    EXPECT_FALSE(other[0].cache_hit);
+    EXPECT_EQ(other[0].status, CompileStatus::ok) << other[0].error;
+}
+
 TEST(NvrtcLibrary, OptionsAreCheckedByTheLibraryThatWillCompile)
 {
     const ArchTarget sm86 = parse_arch("sm_86");

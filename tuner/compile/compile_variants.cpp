@@ -32,7 +32,9 @@ namespace {
 
 std::string compiler_version(const CompileSettings& settings)
 {
-    return settings.compiler == CompilerKind::nvrtc ? "nvrtc " + settings.nvrtc.version : nvcc_version(settings.nvcc);
+    if (settings.compiler == CompilerKind::nvcc)
+        return nvcc_version(settings.nvcc);
+    return "nvrtc " + settings.nvrtc.version + (settings.nvrtc.build.empty() ? "" : " (" + settings.nvrtc.build + ")");
 }
 
 // The request as the chosen compiler gets it: nvcc also gets the consumer's flags.

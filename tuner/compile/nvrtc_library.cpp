@@ -16,6 +16,13 @@ std::string version_of(const NvrtcLibrary& nvrtc, decltype(&nvrtcVersion) versio
     return fmt::format("{}.{}", major, minor);
 }
 
+std::string build_of(const std::filesystem::path& file)
+{
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(std::filesystem::canonical(file, error), error);
+    return error ? std::string() : fmt::format("{} bytes", bytes);
+}
+
 } // namespace
 
 NvrtcLibrary linked_nvrtc()
@@ -36,6 +43,9 @@ NvrtcLibrary linked_nvrtc()
     n.get_num_supported_archs = &nvrtcGetNumSupportedArchs;
     n.get_supported_archs = &nvrtcGetSupportedArchs;
     n.version = version_of(n, &nvrtcVersion);
+    // The file the dynamic linker loaded it from.
+    if (Dl_info info{}; dladdr(reinterpret_cast<void*>(&nvrtcVersion), &info) != 0 && info.dli_fname != nullptr)
+        n.build = build_of(info.dli_fname);
     return n;
 }
 
@@ -83,6 +93,7 @@ NvrtcLibrary load_nvrtc(const std::filesystem::path& given)
     decltype(&nvrtcVersion) version = nullptr;
     load(version, "nvrtcVersion");
     n.version = version_of(n, version);
+    n.build = build_of(path);
     return n;
 }
 

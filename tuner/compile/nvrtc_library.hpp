@@ -24,6 +24,10 @@ public:
 struct NvrtcLibrary {
     std::filesystem::path path; // empty: the NVRTC this program was linked with
     std::string version;        // "major.minor", as the library says
+    // The library file's size ("109338064 bytes"; empty where it cannot be found): patch
+    // releases share a major.minor and may compile differently, and the compile cache
+    // must not serve one's machine code for another's.
+    std::string build;
     decltype(&nvrtcGetErrorString) get_error_string = nullptr;
     decltype(&nvrtcCreateProgram) create_program = nullptr;
     decltype(&nvrtcDestroyProgram) destroy_program = nullptr;
