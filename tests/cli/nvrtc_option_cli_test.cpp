@@ -213,6 +213,17 @@ TEST(NvrtcOptionCli, TheMeasuringWorkerLoadsTheRunsNvrtc)
     const auto bad = worker("--bogus x");
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_THAT(bad.err, HasSubstr("measure-worker takes only --nvrtc PATH"));
+
+    // roofline builds its FMA kernel with --nvrtc's: a path that cannot serve is bad input,
+    // said before the machine's lack of a device.
+    const auto roofline = test::run_command(fmt::format("LD_LIBRARY_PATH={} {} roofline --nvrtc /no/such/libnvrtc.so "
+                                                        "--out {}",
+                                                        fake_driver.string(), test::autotune_binary().string(),
+                                                        (dir.path() / "out").string()));
+    EXPECT_EQ(roofline.exit_code, 2);
+    EXPECT_THAT(roofline.err, HasSubstr("--nvrtc /no/such/libnvrtc.so: no such file"));
+    EXPECT_EQ(line_count(roofline.err), 1u) << roofline.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
 }
 
 } // namespace

@@ -57,6 +57,21 @@ TEST_F(NvrtcOptionOnGpu, TheWorkersClockProbeIsBuiltByTheNvrtcItIsGiven)
     }
 }
 
+// roofline's FMA kernel is built by --nvrtc's library: the fake's refusal shows.
+TEST_F(NvrtcOptionOnGpu, RooflineBuildsItsFmaKernelWithTheGivenNvrtc)
+{
+    const auto r = test::run_autotune(fmt::format("roofline --nvrtc {} --out {}", AUTOTUNE_FAKE_NVRTC,
+                                                  (dir_.path() / "out").string()),
+                                      dir_.path());
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_THAT(r.err, HasSubstr("cannot compile the FMA kernel"));
+    EXPECT_THAT(r.err, HasSubstr("the fake NVRTC 11.2 compiles nothing"));
+    const auto linked = test::run_autotune(fmt::format("roofline --nvrtc {} --out {}", AUTOTUNE_NVRTC_LIBRARY,
+                                                       (dir_.path() / "out").string()),
+                                           dir_.path());
+    EXPECT_EQ(linked.exit_code, 0) << linked.err;
+}
+
 // End to end: a tuning run given --nvrtc (the toolkit's own library, named by path) measures.
 TEST_F(NvrtcOptionOnGpu, ATuningRunGivenNvrtcMeasures)
 {

@@ -37,7 +37,7 @@ Inspect:
   autotune report RESULTS... [-o DIR]              Markdown report and roofline SVGs
   autotune header RESULTS... -o FILE               the tuned header other builds include
   autotune merge PARTS... -o FILE                  combine the parts of a --shard I/N run
-  autotune roofline [--device N]                   measure a GPU's ceilings (bandwidth, fp32 FMA)
+  autotune roofline [--device N] [--nvrtc PATH]    measure a GPU's ceilings (bandwidth, fp32 FMA)
   autotune compare BASE NEW [--threshold PCT] [--json] [--markdown FILE]
                                                    compare two results, exit 1 on a regression
 

@@ -1,11 +1,12 @@
-// autotune roofline [--device N] [--out DIR]: measure a GPU's ceilings once and store
-// them as DIR/devices/<device>.json, where ranking finds them. A measuring-only command:
+// autotune roofline [--device N] [--out DIR] [--nvrtc PATH]: measure a GPU's ceilings once and
+// store them as DIR/devices/<device>.json, where ranking finds them. A measuring-only command:
 // without a driver or a device it exits 1 with the reason (nothing about the input was
 // wrong); a device ordinal beyond the devices there are is bad input (2).
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
+#include "cli/nvrtc_option.hpp"
 #include "cli/written_outcome.hpp"
 #include "measure/ceilings_probe.hpp"
 #include "measure/gpu_devices.hpp"
@@ -23,12 +24,21 @@ int roofline_command(const Arguments& args)
     int device = 0;
     std::string out = "results";
     bool json = false;
-    CommandLine line("usage: autotune roofline [--device N] [--out DIR] [--json]");
+    std::string nvrtc_path;
+    CommandLine line("usage: autotune roofline [--device N] [--out DIR] [--nvrtc PATH] [--json]");
     line.options()("device", ranged_value(&device, {.least = 0})->default_value(0), "GPU ordinal")(
         "out", po::value(&out)->default_value("results"), "results directory; writes DIR/devices/<device>.json")(
         "json", po::bool_switch(&json), "say what was measured and written as JSON");
+    add_nvrtc_option(line.options(), nvrtc_path); // builds the FMA kernel
     if (!line.parse(args))
         return exit_ok;
+    // Bad input before the machine's facts: a library that cannot serve is said first.
+    NvrtcLibrary nvrtc;
+    try {
+        nvrtc = nvrtc_library(nvrtc_path);
+    } catch (const NvrtcLibraryError& e) {
+        throw UsageError(e.what());
+    }
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
     // No driver, or one that sees no device, is a fact about the machine: nothing about
@@ -41,7 +51,7 @@ int roofline_command(const Arguments& args)
     }
     MeasuredCeilings ceilings;
     try {
-        ceilings = measure_ceilings(*driver, device);
+        ceilings = measure_ceilings(*driver, device, nvrtc);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

@@ -53,7 +53,7 @@ std::string today()
 
 } // namespace
 
-MeasuredCeilings measure_ceilings(const CudaDriver& driver, int ordinal)
+MeasuredCeilings measure_ceilings(const CudaDriver& driver, int ordinal, const NvrtcLibrary& nvrtc)
 {
     const auto gpus = list_gpus(driver);
     if (ordinal < 0 || ordinal >= static_cast<int>(gpus.size()))
@@ -107,7 +107,7 @@ MeasuredCeilings measure_ceilings(const CudaDriver& driver, int ordinal)
     request.source = fma_source;
     request.name_expression = "autotune_fma_peak";
     request.arch = ArchTarget{gpu.compute_capability / 10, gpu.compute_capability % 10, ""};
-    const CompileOutput compiled = compile_with_nvrtc(request);
+    const CompileOutput compiled = compile_with_nvrtc(request, nvrtc);
     if (!compiled.ok)
         throw std::runtime_error("roofline: cannot compile the FMA kernel: " + compiled.error);
     CUmodule module = nullptr;

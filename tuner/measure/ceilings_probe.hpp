@@ -4,12 +4,14 @@
 // compute measurement.
 #pragma once
 
+#include "compile/nvrtc_library.hpp"
 #include "measure/cuda_driver.hpp"
 #include "rank/measured_ceilings.hpp"
 
 namespace autotune {
 
-// Throws DriverError naming the step that failed.
-[[nodiscard]] MeasuredCeilings measure_ceilings(const CudaDriver& driver, int device_ordinal);
+// Throws DriverError naming the step that failed. `nvrtc` builds the FMA kernel (the linked
+// one may not build for the device: CUDA 13 builds nothing below sm_75).
+[[nodiscard]] MeasuredCeilings measure_ceilings(const CudaDriver& driver, int device_ordinal, const NvrtcLibrary& nvrtc);
 
 } // namespace autotune
