@@ -231,22 +231,52 @@ TEST_F(CheckModelCli, ACompileOptionCompilesWhatWasMeasured)
     const json out = json::parse(r.out);
     EXPECT_EQ(failure_counts(out), (std::vector<int>{4, 1, 0, 0, 1, 0}));
     EXPECT_EQ(out.at("failures_by_registers"), 1);
-    EXPECT_EQ(out.at("compile_options").back(), "-maxrregcount=32");
+    // Kernel Tuner measured it: -ftz=true follows, as its CuPy backend compiles.
+    EXPECT_EQ(out.at("compile_options"), json::array({"-maxrregcount=32", "-ftz=true"}));
 
     const auto text = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32", spec,
                                       path.string()));
     ASSERT_EQ(text.exit_code, 0) << text.err;
-    EXPECT_THAT(text.out, HasSubstr("-maxrregcount=32\n"));
+    EXPECT_THAT(text.out, HasSubstr("-maxrregcount=32 -ftz=true (-ftz=true as Kernel Tuner's CuPy backend compiles; "
+                                    "--compile-option=-ftz=false compiles without)\n"));
     EXPECT_THAT(text.out, HasSubstr("1 of the 1 disagreements are register counts: the binaries measured were "
-                                    "compiled otherwise"));
-    // A Kernel Tuner file records no options: the line names the one its CuPy backend adds,
-    // until it is given.
-    EXPECT_THAT(text.out, HasSubstr("Kernel Tuner's CuPy backend adds -ftz=true to every compile"));
-    const auto flushing = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32 "
-                                          "--compile-option=-ftz=true", spec, path.string()));
-    ASSERT_EQ(flushing.exit_code, 0) << flushing.err;
-    EXPECT_THAT(flushing.out, HasSubstr("-maxrregcount=32 -ftz=true\n"));
-    EXPECT_THAT(flushing.out, HasSubstr("options the spec does not name)\n"));
+                                    "compiled otherwise (another toolkit: --nvrtc, or options the spec does not "
+                                    "name)\n"));
+    // Compiled without it, the register line names what CuPy adds.
+    const auto exact = run(fmt::format("{} --measured {} --arch sm_80 --compile-option=-maxrregcount=32 "
+                                       "--compile-option=-ftz=false", spec, path.string()));
+    ASSERT_EQ(exact.exit_code, 0) << exact.err;
+    EXPECT_THAT(exact.out, HasSubstr("-maxrregcount=32 -ftz=false\n"));
+    EXPECT_THAT(exact.out, HasSubstr("Kernel Tuner's CuPy backend adds -ftz=true to every compile"));
+}
+
+// Kernel Tuner's files record no compile options, and its CuPy backend compiled every
+// kernel with -ftz=true (CuPy appends it): a file Kernel Tuner measured (a cache, its T4,
+// a cache imported) is compiled so, unless an -ftz option is given; autotune's own
+// measurements (a results file, its T4 export) are compiled with the spec's options alone.
+TEST_F(CheckModelCli, AFileKernelTunerMeasuredIsCompiledAsItsCuPyBackendCompiledIt)
+{
+    const auto cache_path = write("copy.json", kt_cache(copy_names, copy_entries({6, 5, 4, 3, 2, 1})));
+    const json imported = import_kt_cache(cache_path);
+    json ours = json::parse(test::read_file(test::source_dir() / "results" / "sm_90" / "copy.json"));
+    ours["measured"] = true;
+    ours["device"] = {{"name", "NVIDIA H100 80GB HBM3"}};
+    for (auto& v : ours["variants"])
+        if (v.at("status") == "ok")
+            v["measurement"] = {{"time_seconds", {{"median", 2e-5}, {"relative_spread", 0.01}}},
+                                {"objective_seconds", 2e-5}, {"verified", true}, {"sm_clock_mhz", 1755.0}};
+    const auto assumed = [&](const std::filesystem::path& measured, const std::string& options) {
+        const auto r = run(fmt::format("{} --measured {} --arch sm_90 --json {}", copy_spec(), measured.string(), options));
+        EXPECT_EQ(r.exit_code, 0) << measured << "\n" << r.err;
+        return r.exit_code == 0 ? json::parse(r.out).at("compile_options_assumed") : json();
+    };
+    const json flushing = json::array({"-ftz=true"}), none = json::array();
+    EXPECT_EQ(assumed(cache_path, ""), flushing);
+    EXPECT_EQ(assumed(cache_path, "--compile-option=-ftz=false"), none);
+    EXPECT_EQ(assumed(write("imported.json", imported), ""), flushing);
+    EXPECT_EQ(assumed(write("kt.t4.json", t4_document(imported, "imported.json")), ""), flushing);
+    EXPECT_EQ(assumed(write("ours.json", ours), ""), none);
+    EXPECT_EQ(assumed(write("ours.t4.json", t4_document(ours, "ours.json")), ""), none);
 }
 
 TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)

@@ -110,9 +110,24 @@ int check_model(const CheckOptions& o)
         throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache, a T4 document or an autotune results file)");
     if (!std::filesystem::is_regular_file(o.measured))
         throw UsageError(fmt::format("--measured '{}' not found", o.measured));
+    MeasuredFile measured;
+    try {
+        measured = read_measured_file(o.measured);
+    } catch (const std::invalid_argument& e) { // KtCacheError, a bad results file
+        throw UsageError(one_line(e.what()));
+    }
+    // Compiled as what was measured: Kernel Tuner's caches were compiled by CuPy, which
+    // adds -ftz=true to every compile (cupy/cuda/compiler.py) and which its files do not
+    // record; an -ftz option given or in the spec decides instead.
+    const auto names_ftz = [](const std::string& option) { return option.starts_with("-ftz") || option.starts_with("--ftz"); };
+    const std::vector<std::string> assumed =
+        measured.kernel_tuner && std::ranges::none_of(spec.compile_options, names_ftz)
+            ? std::vector<std::string>{"-ftz=true"}
+            : std::vector<std::string>{};
     TuneSetup setup;
     setup.spec = &spec;
     settle_compiler(setup, spec, CompilerKind::nvrtc, o.nvrtc, o.arch, o.compile_options);
+    append_compile_options(spec, assumed); // after the probe: what is refused is the spec's or the user's
     setup.arch_spec = &find_arch_spec(setup.arch.number());
     setup.roofline_device = o.device.empty() ? default_device_for(setup.arch.number()) : &find_device_spec(o.device);
     setup.roofline_device_named = !o.device.empty();
@@ -123,10 +138,8 @@ int check_model(const CheckOptions& o)
                                                                                    : std::vector<std::string>{o.problem});
     if (problems.size() != 1)
         throw UsageError(fmt::format("the spec of {} has {} problems; name one with --problem", spec.name, problems.size()));
-    MeasuredFile measured;
     MeasuredJoin join;
     try {
-        measured = read_measured_file(o.measured);
         // Without --device the prediction is for the device the file was measured on,
         // where the table has it and it is of --arch.
         if (const DeviceSpec* d = find_device_of_arch(measured.device, setup.arch.number()); d && o.device.empty())
@@ -214,6 +227,7 @@ int check_model(const CheckOptions& o)
                  {"failures_only_predicted", check.failures_only_predicted},
                  {"failures_by_registers", by_registers},
                  {"compile_options", spec.compile_options},
+                 {"compile_options_assumed", assumed},
                  {"nvrtc_version", setup.compile.nvrtc.version}};
         const json model = scores_json(check.model); // a named object: items() would dangle on a temporary
         for (const auto& [key, value] : model.items())
@@ -227,9 +241,12 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("check-model: {} for {} ({}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device, o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
-    if (!o.compile_options.empty() || !o.nvrtc.empty())
-        std::cout << fmt::format("compiled with: {}, {}\n", describe(setup.compile.nvrtc),
-                                 fmt::join(spec.compile_options, " "));
+    if (!o.compile_options.empty() || !assumed.empty() || !o.nvrtc.empty())
+        std::cout << fmt::format("compiled with: {}, {}{}\n", describe(setup.compile.nvrtc),
+                                 fmt::join(spec.compile_options, " "),
+                                 assumed.empty() ? ""
+                                                 : " (-ftz=true as Kernel Tuner's CuPy backend compiles; "
+                                                   "--compile-option=-ftz=false compiles without)");
     if (join.outside_space > 0 || measured.not_measured > 0)
         std::cout << fmt::format("left out: {} configurations outside the spec's values, {} records not measured\n",
                                  join.outside_space, measured.not_measured);
@@ -299,7 +316,9 @@ int check_model_command(const Arguments& args)
                      "predicts (compile errors, launchability) against the measured ones, each disagreement\n"
                      "explained where a limit can (a launch bounds the registers of the binary measured).\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
-                     "other holds it at one value (a fixed setting: noted).");
+                     "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
+                     "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"
+                     "without).");
     line.options()
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz), a T4 document or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
@@ -311,7 +330,8 @@ int check_model_command(const Arguments& args)
     add_compile_timeout_option(line.options(), o.compile_timeout);
     add_nvrtc_option(line.options(), o.nvrtc);
     add_compile_option_option(line.options(), o.compile_options,
-                              "to compile what was measured (Kernel Tuner's CuPy backend adds -ftz=true to every compile)");
+                              "to compile what was measured (for a file Kernel Tuner measured, -ftz=true is added "
+                              "unless an -ftz option is given: its CuPy backend compiles so)");
     line.options()
         ("cache", po::value(&o.cache), "compile cache directory, or 'none' (default: ~/.cache/autotune)")
         ("points", po::value(&o.points), "FILE: also write every joined point (parameters, measured time, the model's rank, "

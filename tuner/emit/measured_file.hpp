@@ -32,6 +32,9 @@ struct MeasuredFile {
     std::vector<MeasuredConfiguration> configurations; // the file's order (a cache's: by index)
     std::size_t not_measured = 0;           // records with neither a time nor a failure
     std::string device;                     // as the file names it; empty when it does not
+    // Measured by Kernel Tuner: a cache, a T4 document autotune did not measure, a results
+    // file imported from a cache. Its binaries were compiled as Kernel Tuner compiles.
+    bool kernel_tuner = false;
 };
 
 // Throws std::invalid_argument (KtCacheError for a cache) naming the file: missing, not

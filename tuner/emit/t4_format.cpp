@@ -76,6 +76,10 @@ json t4_document(const json& results, const std::string& path)
     // T4 names no device; Kernel Tuner's caches do, as device_name, and a reader that does
     // not know the field skips it (the results schema does not close metadata).
     json metadata{{"timeunit", "miliseconds"}};
+    // Who measured: a reader compiling what was measured needs to know (Kernel Tuner's
+    // compiles add options its files do not record). An imported cache stays Kernel Tuner's.
+    if (!results.contains("imported_from") || results.at("imported_from").is_null())
+        metadata["measured_by"] = "autotune";
     if (const json device = results.value("device", json()); device.is_object() && device.contains("name") &&
                                                              device.at("name").is_string())
         metadata["device_name"] = device.at("name");
