@@ -71,6 +71,31 @@ TEST(EnumerateSpace, KeepsOnlyValidVariantsAndCountsEachRemovalOnce)
     EXPECT_EQ(removal(space, "constraint divides").removed, 2u * 3 * 2 * 2); // BX = 2048: 1024 % 2048 != 0
 }
 
+// Where the spec says how much static shared memory a variant declares, one over the 48 KiB
+// ptxas allows any kernel is removed before anything compiles, counted under its own rule;
+// a spec that does not say lists no such rule (its results keep the rules they had).
+TEST(EnumerateSpace, StaticSharedMemoryTheSpecDeclaresOverTheLimitIsRemovedBeforeCompiling)
+{
+    KernelSpec spec = small_spec();
+    const Space without = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    EXPECT_THROW((void)removal(without, "static shared memory"), std::runtime_error);
+
+    spec.launch.static_shared_bytes = "BX * BY * 512"; // 64 threads: 32 KiB; 128: 64 KiB, over
+    const Space with = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full);
+    std::size_t over = 0;
+    for (const auto& v : without.variants)
+        over += v.block.volume() * 512 > 48 * 1024 ? 1 : 0;
+    ASSERT_GT(over, 0u);
+    EXPECT_EQ(removal(with, "static shared memory the spec declares").removed, over);
+    EXPECT_EQ(with.variants.size(), without.variants.size() - over);
+    for (const auto& v : with.variants)
+        EXPECT_LE(v.block.volume() * 512, 48 * 1024) << v.key();
+    // Exactly 48 KiB compiles (ptxas: 0xc000 max).
+    spec.launch.static_shared_bytes = "BX * BY * 384";
+    EXPECT_EQ(enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::full).variants.size(),
+              without.variants.size());
+}
+
 TEST(EnumerateSpace, CountingGivesTheEnumerationsNumbersWithoutItsVariants)
 {
     const KernelSpec small = small_spec();

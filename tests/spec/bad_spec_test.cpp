@@ -198,6 +198,9 @@ TEST_F(BadSpec, UnknownNamesInExpressionsAreNamedWithTheirField)
         {{"defines = [\"W\"]", "defines = [\"WIDTH\"]"}, "defines.WIDTH"},
         {{"defines = [\"W\"]", "defines = { TILE = \"block_size_x * K\" }"}, "defines.TILE"},
         {{"flops = \"4 * W * H\"", "flops = \"4 * W * H * block_sise_x\""}, "cost.flops"},
+        {{"block = [\"block_size_x\", \"block_size_y\"]", "block = [\"block_size_x\", \"block_size_y\"]\n"
+                                                         "static_shared_bytes = \"4 * block_sise_x\""},
+         "launch.static_shared_bytes"},
     };
     expect_changed_errors(cases, "uses unknown name");
 }

@@ -24,6 +24,11 @@ const char* const rule_min_blocks_alone = "__launch_bounds__ min blocks without 
 const char* const rule_maxnreg_with_bounds = "__maxnreg__ together with __launch_bounds__ (NVIDIA forbids it)";
 const char* const rule_grid = "grid: 1 to 2^31-1 blocks in x, 1 to 65535 in y and z";
 const char* const rule_dynamic_shared = "dynamic shared memory below zero";
+// ptxas' limit on what a kernel declares statically, the same on sm_75 to sm_120 ("uses too
+// much shared data (0xc004 bytes, 0xc000 max)").
+constexpr std::int64_t max_static_shared_bytes = 48 * 1024;
+const char* const rule_static_shared = "static shared memory the spec declares (launch.static_shared_bytes) over the "
+                                       "48 KiB a kernel may declare";
 
 const std::vector<std::int64_t>& values_of(const TunableParameter& p, SpaceSelection selection)
 {
@@ -120,6 +125,9 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
     const auto block = compile_all(spec.launch.block, "launch.block", scope);
     const auto grid = compile_all(spec.launch.grid, "launch.grid", scope);
     const Expression dynamic_shared(spec.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes", scope);
+    std::optional<Expression> static_shared;
+    if (!spec.launch.static_shared_bytes.empty())
+        static_shared.emplace(spec.launch.static_shared_bytes, "launch.static_shared_bytes", scope);
 
     space.combinations = cartesian_size(spec, selection);
     for (const auto& c : spec.constraints)
@@ -128,6 +136,8 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
     for (const char* rule : {rule_block, rule_min_blocks_alone, rule_bound_too_large, rule_bound_below_block,
                              rule_maxnreg_with_bounds, rule_grid, rule_dynamic_shared})
         space.removals.push_back({rule, 0});
+    if (static_shared) // listed only where the spec says it: other specs' results stay as they were
+        space.removals.push_back({rule_static_shared, 0});
     auto count_removal = [&](const char* rule) {
         for (std::size_t i = first_builtin; i < space.removals.size(); ++i)
             if (space.removals[i].rule == rule)
@@ -178,6 +188,8 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
                                  policy_value(v, names.maxnreg), policy_value(v, names.maxrregcount)};
             if (const char* rule = broken_rule(v)) {
                 count_removal(rule);
+            } else if (static_shared && static_shared->evaluate_integer() > max_static_shared_bytes) {
+                count_removal(rule_static_shared);
             } else {
                 ++space.valid;
                 keep(std::move(v));

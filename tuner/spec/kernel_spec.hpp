@@ -93,6 +93,10 @@ struct LaunchGeometry {
     std::vector<std::string> grid;  // 1 to 3 expressions (x, y, z)
     std::vector<std::string> block; // 1 to 3 expressions (x, y, z)
     std::string dynamic_shared_bytes = "0";
+    // The static shared memory the kernel declares, where the spec can say it (an expression;
+    // empty: it does not). A variant over the 48 KiB any kernel may declare is removed before
+    // compiling: ptxas would refuse it only at the end of a compile that may take seconds.
+    std::string static_shared_bytes;
 };
 
 struct CostModel {

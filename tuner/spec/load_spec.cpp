@@ -409,10 +409,11 @@ void read_arguments(const Reader& reader, const toml::table& root, KernelSpec& s
 void read_launch_and_cost(const Reader& reader, const toml::table& root, KernelSpec& spec)
 {
     const toml::table& launch = reader.table(root, "launch", true);
-    reject_unknown_keys(reader, launch, "[launch]", {"grid", "block", "dynamic_shared_bytes"});
+    reject_unknown_keys(reader, launch, "[launch]", {"grid", "block", "dynamic_shared_bytes", "static_shared_bytes"});
     spec.launch.grid = reader.strings(launch, "grid", true);
     spec.launch.block = reader.strings(launch, "block", true);
     spec.launch.dynamic_shared_bytes = reader.string(launch, "dynamic_shared_bytes", false, "0");
+    spec.launch.static_shared_bytes = reader.string(launch, "static_shared_bytes", false, "");
     for (const auto& [what, dims] : {std::pair{"grid", &spec.launch.grid}, std::pair{"block", &spec.launch.block}})
         if (dims->empty() || dims->size() > 3)
             reader.fail(launch.get(what), fmt::format("launch.{} needs 1 to 3 expressions (x, y, z)", what));
@@ -587,6 +588,8 @@ void validate_spec(const KernelSpec& spec)
     for (std::size_t i = 0; i < spec.launch.block.size(); ++i)
         Expression(spec.launch.block[i], fmt::format("launch.block[{}]", i), scope);
     Expression(spec.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes", scope);
+    if (!spec.launch.static_shared_bytes.empty())
+        Expression(spec.launch.static_shared_bytes, "launch.static_shared_bytes", scope);
     // The cost is the problem's work, but may name parameters and derived values (one value
     // per problem, which is checked per problem: space/problem_work.hpp).
     Expression(spec.cost.flops, "cost.flops", scope);
