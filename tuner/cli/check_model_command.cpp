@@ -266,11 +266,10 @@ int check_model(const CheckOptions& o)
     if (by_registers > 0) {
         // Kernel Tuner's files record no options; its CuPy backend adds one (docs/prediction.md).
         const bool flushing = std::ranges::find(spec.compile_options, "-ftz=true") != spec.compile_options.end();
-        const bool kernel_tuner = measured.format != "autotune results";
         std::cout << fmt::format("{} of the {} disagreements are register counts: the binaries measured were compiled "
                                  "otherwise (another toolkit: --nvrtc, or options the spec does not name{})\n",
                                  by_registers, check.misses.size() + check.unpredicted.size(),
-                                 kernel_tuner && !flushing ? "; Kernel Tuner's CuPy backend adds -ftz=true to every "
+                                 measured.kernel_tuner && !flushing ? "; Kernel Tuner's CuPy backend adds -ftz=true to every "
                                                              "compile: --compile-option=-ftz=true"
                                                            : "");
     }

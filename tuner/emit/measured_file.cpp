@@ -76,15 +76,10 @@ MeasuredFile read_measured_file(const std::filesystem::path& file)
     const std::string path = file.string();
     json document = read_json_file(file);
     const bool t4 = is_t4(document);
-    const auto field = [&](const char* object, const char* name) {
-        return document.is_object() && document.contains(object) && document.at(object).is_object() &&
-                       document.at(object).contains(name)
-                   ? document.at(object).at(name)
-                   : json();
-    };
-    const bool kernel_tuner = t4 ? field("metadata", "measured_by") != "autotune"
-                                 : is_kt_cache(document) || (document.is_object() && document.contains("imported_from") &&
-                                                             document.at("imported_from").is_string());
+    const json::json_pointer measured_by("/metadata/measured_by"), imported_from("/imported_from");
+    const bool kernel_tuner = t4 ? !(document.contains(measured_by) && document.at(measured_by) == "autotune")
+                                 : is_kt_cache(document) || (document.contains(imported_from) &&
+                                                             document.at(imported_from).is_string());
     document = as_kt_cache(std::move(document), file); // as import reads it
     MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
     out.kernel_tuner = kernel_tuner;
