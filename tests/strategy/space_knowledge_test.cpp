@@ -211,6 +211,37 @@ TEST(GuessedSpace, ForestTriesEveryParameterAroundItsBestBeforeFollowingTheGuess
     }
 }
 
+TEST(GuessedSpace, ForestSpreadsItsGuidedPicksOverTheGuesssTopFamilies)
+{
+    // The guess rates one family (F = 0) first at every block size near its favourite, and
+    // the next family (F = 1) just behind; on this GPU F = 1 is the faster one and the block
+    // size does not matter. The guess's first points are all F = 0: picks spread over its
+    // top 1 % (20 of 2,000 points) reach F = 1 within the initial design.
+    SearchSpace space;
+    space.parameter_names = {"F", "B", "T"};
+    space.parameter_values = {{0, 1, 2, 3, 4}, {}, {0, 1, 2, 3}};
+    for (std::int64_t b = 1; b <= 100; ++b)
+        space.parameter_values[1].push_back(b);
+    for (const auto f : space.parameter_values[0])
+        for (const auto b : space.parameter_values[1])
+            for (const auto t : space.parameter_values[2])
+                space.points.push_back({f, b, t});
+    const auto tile = [](std::int64_t t) { return 1 + 0.3 * static_cast<double>(3 - t); };
+    for (const auto& p : space.points)
+        space.guess.push_back((1 + 0.005 * static_cast<double>(p[0])) * (1 + 0.002 * static_cast<double>(std::abs(p[1] - 50))) *
+                              tile(p[2]));
+    const auto this_gpu = [&](const std::vector<std::int64_t>& p) { return (p[0] == 1 ? 0.85 : 1.0) * tile(p[2]); };
+    const Evaluate evaluate = [&](std::size_t p) -> std::optional<double> { return this_gpu(space.points[p]); };
+    Budget budget;
+    budget.max_evaluations = 5; // the initial design alone: 3 guided picks, 2 random
+    for (const std::uint64_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
+        const SearchTrace t = run_strategy("forest", space, evaluate, budget, seed);
+        ASSERT_TRUE(t.best.has_value());
+        EXPECT_DOUBLE_EQ(this_gpu(space.points[*t.best]), 0.85) << "seed " << seed;
+        EXPECT_EQ(t.evaluated.front(), 49u * 4 + 3) << "the first pick is the guess's fastest (F 0, B 50, T 3)";
+    }
+}
+
 TEST(GuessedSpace, AFactOrGuessOfTheWrongLengthIsRefused)
 {
     SearchSpace space = guessed_space();

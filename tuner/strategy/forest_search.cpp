@@ -16,8 +16,9 @@
 //   never measured together with the others. With a guess, each parameter is first tried
 //   once around the best point (polish_candidates).
 // What is known before measuring (the space's facts: compiled facts, another GPU's times)
-// are features of the tree beside the parameters; the space's guess orders half of the
-// initial design, and the tree then models the measured time relative to the guess.
+// are features of the tree beside the parameters; the space's guess chooses half of the
+// initial design (spread over its first 1 %), and the tree then models the measured time
+// relative to the guess.
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/capped_times.hpp"
@@ -39,6 +40,37 @@ constexpr std::size_t model_candidates = 50000;
 
 double log_time(double seconds) { return std::log(std::max(seconds, 1e-300)); }
 
+// Of `candidates`, the one farthest from every evaluated point (the first on ties).
+std::size_t farthest(const SearchRun& run, const SpaceGeometry& geometry, const std::vector<std::size_t>& candidates)
+{
+    std::size_t pick = candidates.front();
+    double far = -1;
+    for (const std::size_t q : candidates)
+        if (const double d = geometry.distance_to_nearest(q, run.trace().evaluated); d > far) {
+            far = d;
+            pick = q;
+        }
+    return pick;
+}
+
+// The points with the lowest guessed time: the first 1 % of the space (at least `at_least`),
+// fastest first. 1 % was chosen on the two spaces with compiled facts (pnpoly and the
+// convolution, both GPUs; docs/search-benchmark.md): each alone chooses it, and scores the other.
+std::vector<std::size_t> guessed_top(const SearchSpace& space, std::size_t at_least)
+{
+    constexpr double share = 0.01;
+    std::vector<std::size_t> top;
+    for (std::size_t p = 0; p < space.guess.size(); ++p)
+        if (!std::isnan(space.guess[p]))
+            top.push_back(p);
+    const std::size_t keep = std::min(top.size(), std::max(at_least, static_cast<std::size_t>(share * static_cast<double>(space.points.size()))));
+    std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(), [&](std::size_t a, std::size_t b) {
+        return space.guess[a] < space.guess[b] || (space.guess[a] == space.guess[b] && a < b);
+    });
+    top.resize(keep);
+    return top;
+}
+
 // A tenth of the budget, 5 to 20 points, each the one of a few random candidates that
 // brings the most parameter values not yet seen: enough for a first tree, little spent blind.
 void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
@@ -48,11 +80,22 @@ void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource&
     for (std::size_t k = 0; k < geometry.parameters(); ++k)
         seen[k].assign(geometry.list_size(k), false);
     // Half of it, where the space has a guessed time (another GPU's measurement, the
-    // model's prediction), is the points guessed fastest: a good guess is found at once, a
-    // bad one costs half the design and the tree learns from the guess as a feature anyway.
+    // model's prediction), is guided: the point guessed fastest, then each time the one
+    // farthest from what was measured among the guess's first 1 % (guessed_top). A good
+    // guess is found at once, a bad one costs half the design, and the tree learns from the
+    // guess as a feature anyway. The guess's very first points are often one family (one
+    // method, one block shape, differing in a parameter that matters little), and a guess
+    // wrong about that family then spends every guided pick on it; spread over the top 1 %,
+    // they look at the other families the guess also rates highly.
     const std::size_t guided = run.space().guess.empty() ? 0 : (initial + 1) / 2;
+    const std::vector<std::size_t> top = guided == 0 ? std::vector<std::size_t>{} : guessed_top(run.space(), guided);
     while (!run.exhausted() && run.trace().evaluated.size() < guided) {
-        const auto q = run.best_guess_unevaluated();
+        std::vector<std::size_t> open;
+        for (const std::size_t p : top)
+            if (!run.evaluated(p))
+                open.push_back(p);
+        const auto q = run.trace().evaluated.empty() || open.empty() ? run.best_guess_unevaluated()
+                                                                     : std::optional<std::size_t>(farthest(run, geometry, open));
         if (!q)
             break;
         for (std::size_t k = 0; k < geometry.parameters(); ++k)
@@ -81,19 +124,6 @@ void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource&
             seen[k][geometry.positions(*pick)[k]] = true;
         run.evaluate(*pick);
     }
-}
-
-// Of `candidates`, the one farthest from every evaluated point (the first on ties).
-std::size_t farthest(const SearchRun& run, const SpaceGeometry& geometry, const std::vector<std::size_t>& candidates)
-{
-    std::size_t pick = candidates.front();
-    double far = -1;
-    for (const std::size_t q : candidates)
-        if (const double d = geometry.distance_to_nearest(q, run.trace().evaluated); d > far) {
-            far = d;
-            pick = q;
-        }
-    return pick;
 }
 
 // Up to `count` distinct members of `from`, drawn at random (all of them when few).
