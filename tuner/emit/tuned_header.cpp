@@ -281,9 +281,7 @@ std::vector<HeaderEntry> header_entries(const json& results, const std::string& 
                                           cc, variables, 100 * record->at("predicted_fraction").get<double>(), index));
         }
         // A build of the winner must add what the run added (--compile-option) to the spec's.
-        std::string added;
-        for (const auto& option : results.value("compile_options_added", json::array()))
-            added += (added.empty() ? "" : " ") + option.get<std::string>();
+        const auto added = fmt::format("{}", fmt::join(results.value("compile_options_added", std::vector<std::string>{}), " "));
         e.notes.push_back(fmt::format("from {} ({}, {}{})", path, toolkit, record->value("compiler", std::string("nvrtc")),
                                       added.empty() ? "" : ", compiled with " + added + " added"));
         out.push_back(std::move(e));
