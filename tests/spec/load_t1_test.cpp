@@ -209,6 +209,28 @@ TEST_F(BrokenT1, GlobalSizeCountsBlocksOrThreadsByItsType)
                 HasSubstr("KernelSpecification.GlobalSizeType 'SYCL' is not one of: CUDA, OpenCL, Vulkan"));
 }
 
+// Kernel Tuner pads ProblemSize to three sizes with 1: a GridDiv of a dimension the file's
+// ProblemSize does not give divides 1, one block whatever it names (Kernel Tuner's own test
+// file divides Y of a 1-D problem by a block_size_y it does not tune).
+TEST_F(BrokenT1, AGridDivOfADimensionProblemSizeDoesNotGiveIsOneBlock)
+{
+    using nlohmann::json;
+    const json doc = broken([](json& d) {
+        d["KernelSpecification"]["GridDivY"] = {"block_size_y"};
+        d["KernelSpecification"]["GridDivZ"] = json::array();
+    });
+    ASSERT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    const Space space = enumerate_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space);
+    ASSERT_EQ(space.variants.size(), 6u);
+    for (const auto& v : space.variants) {
+        const std::int64_t per_block = v.block.x * v.value("tile");
+        EXPECT_EQ(v.grid.x, (4096 + per_block - 1) / per_block) << v.key();
+        EXPECT_EQ(v.grid.y, 1);
+        EXPECT_EQ(v.grid.z, 1);
+    }
+}
+
 // A Constant fill of an input: every element the FillValue, which its type must hold.
 // The schema's width-named types are the CUDA types of the same width.
 TEST_F(BrokenT1, WidthNamedTypesAreTheirCudaTypes)
