@@ -8,8 +8,8 @@ t1_spec the T1 files of tests/fuzz/seeds/t1_spec; expression every string those 
 (constraints, launch geometry, sizes, Python Values and Conditions); results each committed
 results file cut to its first variants, the file's and each problem's (a 3 MB file would make
 each execution slow and each mutation blind); kt_cache the caches and T4 files of tests/fuzz/seeds/kt_cache, plain and
-gzipped; ptxas_log the logs of tests/fuzz/seeds/ptxas_log. (nvcc adds cubins and more ptxas
-logs; see seeds.cmake.)
+gzipped; ptxas_log the logs of tests/fuzz/seeds/ptxas_log; ptx the PTX of tests/fuzz/seeds/ptx
+(inputs the target once failed on). (nvcc adds cubins, more ptxas logs and PTX; see seeds.cmake.)
 """
 import gzip
 import json
@@ -79,6 +79,12 @@ def main(source, seeds):
     out.mkdir(parents=True, exist_ok=True)
     for log in sorted((committed / "ptxas_log").glob("*.log")):
         shutil.copyfile(log, out / ("committed-" + log.name))
+
+    # The same for PTX: nvcc's output of the seed kernels beside inputs the target once failed on.
+    out = seeds / "ptx"
+    out.mkdir(parents=True, exist_ok=True)
+    for ptx in sorted((committed / "ptx").glob("*.ptx")):
+        shutil.copyfile(ptx, out / ("committed-" + ptx.name))
 
 
 if __name__ == "__main__":

@@ -102,6 +102,19 @@ TEST(WarpWork, ALoopTestingTheValueBeforeItsStepCountsFromItsStart)
     EXPECT_EQ(w.unknown_trip_counts, 0);
 }
 
+// Found by the ptx fuzz target (2026-12-03): an induction variable whose definition in the
+// loop is a mov without a source (or with two) read past the mov's operands. No compiler
+// writes it; the loop is counted as one of unknown length.
+TEST(WarpWork, AnInductionStepThatIsNoMoveOrAddIsAnUnknownTripCount)
+{
+    for (const std::string step : {"\tmov.u32 %r52;\n", "\tmov.u32 %r52, %r7, 8;\n", "\tadd.s32 %r52, %r52;\n"}) {
+        const std::string body = "\tld.param.u32 %r9, [k_param_0];\n\tmov.u32 %r52, 0;\n$L__BB0_3:\n" + step +
+                                 "\tfma.rn.f32 %f1, %f1, %f2, %f3;\n\tsetp.lt.s32 %p3, %r52, %r9;\n\t@%p3 bra $L__BB0_3;\n";
+        const WarpWork w = analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k"), {4096});
+        EXPECT_EQ(w.unknown_trip_counts, 1) << step;
+    }
+}
+
 TEST(WarpWork, ARotatedLoopEnteredInTheMiddleCountsEachPartAsOftenAsItRuns)
 {
     // NVVM's partly unrolled "for (i = 0; i < 15; i++)" by 4: entered at the second part,

@@ -394,9 +394,11 @@ private:
             const std::string& induction = test->operands[side];
             const std::string& other = test->operands[3 - side];
             const PtxInstruction* step_def = definition(induction, loop.head, loop.latch);
+            // A mov copies one operand, an add or sub takes two: anything else (a user's
+            // hand-written or broken PTX) is no induction step this reads.
             if (step_def == nullptr ||
                 (step_def->base() != "add" && step_def->base() != "sub" && step_def->base() != "mov") ||
-                (step_def->base() != "mov" && step_def->operands.size() != 3))
+                step_def->operands.size() != (step_def->base() == "mov" ? 2u : 3u))
                 continue;
             // The tested value is the induction variable itself (add r, r, step before the
             // test), or the next value computed beside it (t = r + offset, the test on t, r
@@ -405,7 +407,7 @@ private:
             std::int64_t offset = 0;
             const PtxInstruction* stepper = step_def;
             bool tested_before_step = false;
-            if (step_def->base() == "mov" && step_def->operands.size() == 2) {
+            if (step_def->base() == "mov") {
                 // r = next at the head, next = r + step further down: the test sees r, the
                 // value before this trip's step (start, start + step, ...).
                 const std::string& next = step_def->operands[1];
