@@ -211,7 +211,7 @@ TEST(GuessedSpace, ForestTriesEveryParameterAroundItsBestBeforeFollowingTheGuess
     }
 }
 
-TEST(GuessedSpace, ForestSpreadsItsGuidedPicksOverTheGuesssTopFamilies)
+TEST(GuessedSpace, ForestSpreadsItsGuidedPicksOverTheFamiliesTheGuessRatesHighest)
 {
     // The guess rates one family (F = 0) first at every block size near its favourite, and
     // the next family (F = 1) just behind; on this GPU F = 1 is the faster one and the block
