@@ -229,6 +229,11 @@ TEST_F(BrokenT1, AGridDivOfADimensionProblemSizeDoesNotGiveIsOneBlock)
         EXPECT_EQ(v.grid.y, 1);
         EXPECT_EQ(v.grid.z, 1);
     }
+    // Its names are not read, but it is still a list of expressions.
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["GridDivY"] = "block_size_y"; })),
+                HasSubstr("KernelSpecification.GridDivY must be an array of expressions"));
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["GridDivZ"] = {json::object()}; })),
+                HasSubstr("KernelSpecification.GridDivZ[0]"));
 }
 
 // A Constant fill of an input: every element the FillValue, which its type must hold.

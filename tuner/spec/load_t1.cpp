@@ -272,25 +272,35 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
     bool has_div = false;
     for (const char* axis : axes)
         has_div = has_div || kernel.contains(std::string("GridDiv") + axis);
+    // A GridDiv's expressions with the JSON path of each, checked to be an array of them.
+    const auto divisor_list = [&](const std::string& key) {
+        std::vector<std::pair<std::string, std::string>> out; // (expression, where)
+        const json& list = kernel.at(key);
+        if (!list.is_array())
+            r.fail(where + "." + key, "must be an array of expressions");
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const std::string at = fmt::format("{}.{}[{}]", where, key, k);
+            out.emplace_back(r.expression(list[k], at), at);
+        }
+        return out;
+    };
     if (!spec.problem.empty()) {
         for (std::size_t d = 0; d < 3; ++d) {
             const std::string key = std::string("GridDiv") + axes[d];
             if (d >= spec.problem.size()) {
                 // Kernel Tuner pads ProblemSize to three sizes with 1, and ceil(1 / d) is 1
-                // for every positive divisor: one block here, whatever GridDiv names (its own
-                // test file divides Y of a 1-D problem by a block_size_y it does not tune).
+                // for every positive divisor: one block here, whatever names GridDiv uses
+                // (its own test file divides Y of a 1-D problem by a block_size_y it does
+                // not tune). The list must still be one.
+                if (kernel.contains(key))
+                    (void)divisor_list(key);
                 spec.launch.grid.push_back("1");
                 continue;
             }
             std::vector<std::string> divisors;
             if (kernel.contains(key)) {
-                const json& list = kernel.at(key);
-                if (!list.is_array())
-                    r.fail(where + "." + key, "must be an array of expressions");
-                for (std::size_t k = 0; k < list.size(); ++k) {
-                    const std::string at = fmt::format("{}.{}[{}]", where, key, k);
-                    divisors.push_back(translate(r, r.expression(list[k], at), names, at));
-                }
+                for (const auto& [text, at] : divisor_list(key))
+                    divisors.push_back(translate(r, text, names, at));
             } else {
                 divisors.push_back(spec.launch.block[d]);
             }
