@@ -19,11 +19,19 @@ LaunchShape shape(std::int64_t blocks, int threads, int resident)
     return s;
 }
 
+double term(const TimePrediction& p, const std::string& name)
+{
+    for (const auto& t : p.terms)
+        if (t.name == name)
+            return t.seconds;
+    return -1.0;
+}
+
 TEST(TimeModel, IssueBoundWorkTakesItsSlotsOverTheSchedulersPerWave)
 {
     WarpWork w;
     w.issue = 100;
-    w.latency_cycles = 50;
+    w.latency_cycles = 20; // under the 25 slots a warp's share of the schedulers takes: nothing to wait for
     // 4 blocks of 4 warps on 2 SMs, one resident each: 2 waves of 4 × 100 / 4 = 100 cycles.
     const TimePrediction p = predict_time(w, pipe_rates(86), shape(4, 128, 1));
     EXPECT_DOUBLE_EQ(p.seconds, 200e-9);
@@ -60,7 +68,7 @@ TEST(TimeModel, FP32RateDoublesFromAmpereGA10x)
     const TimePrediction a100 = predict_time(w, pipe_rates(80), shape(2, 128, 1));
     const TimePrediction ga102 = predict_time(w, pipe_rates(86), shape(2, 128, 1));
     EXPECT_EQ(a100.bound, "fp32");
-    EXPECT_DOUBLE_EQ(a100.seconds, 2 * ga102.seconds);
+    EXPECT_DOUBLE_EQ(term(a100, "fp32"), 2 * term(ga102, "fp32"));
 }
 
 TEST(TimeModel, BytesAtTheBandwidthBoundAMemoryKernel)
@@ -182,20 +190,47 @@ TEST(TimeModel, PhasesSplitByABarrierTakeTheirOwnBoundsOneAfterTheOther)
     w.latency_cycles = 1100;
     w.phases = {fill, compute};
     const TimePrediction phased = predict_time(w, pipe_rates(86), shape(2, 256, 1)); // 8 warps, one block per SM
-    EXPECT_DOUBLE_EQ(phased.seconds, 1200e-9);
+    // (Within a few cycles: the arithmetic's 100-cycle chain keeps a warp from its next
+    // issue slot now and then while the others take theirs; closed_network.hpp.)
+    EXPECT_GE(phased.seconds, 1200e-9);
+    EXPECT_NEAR(phased.seconds, 1200e-9, 5e-9);
     EXPECT_EQ(phased.bound, "phases");
-    ASSERT_EQ(phased.terms.size(), 12u);
-    EXPECT_EQ(phased.terms[10].name, "phases");
-    EXPECT_EQ(phased.terms[11].name, "dram");
+    ASSERT_EQ(phased.terms.size(), 13u);
+    EXPECT_EQ(phased.terms[10].name, "contention");
+    EXPECT_EQ(phased.terms[11].name, "phases");
+    EXPECT_EQ(phased.terms[12].name, "dram");
     EXPECT_EQ(phased.phase_bounds, (std::vector<std::string>{"latency", "issue"}));
 
     // The same work without the barrier overlaps: the chain bounds it.
     w.phases.clear();
     const TimePrediction whole = predict_time(w, pipe_rates(86), shape(2, 256, 1));
-    EXPECT_DOUBLE_EQ(whole.seconds, 1100e-9);
+    EXPECT_GE(whole.seconds, 1100e-9);
+    EXPECT_NEAR(whole.seconds, 1100e-9, 11e-9); // within 1 %, far under the phases' 1,200
     EXPECT_EQ(whole.bound, "latency");
-    EXPECT_EQ(whole.terms.size(), 11u);
+    EXPECT_EQ(whole.terms.size(), 12u);
     EXPECT_TRUE(whole.phase_bounds.empty());
+}
+
+TEST(TimeModel, TwoUnitsAtTheirLimitOverlapOnlyWithWarpsToSpare)
+{
+    // sm_86: 400 FP32 instructions a warp at 4 an SM a clock, and 50 shared loads of two
+    // wavefronts each at one a clock: 100 cycles of each unit per warp.
+    WarpWork w;
+    w.fp32 = 400;
+    w.shared_instructions = 50;
+    w.shared_wavefronts = 100;
+    // One warp an SM waits for its loads before its FMAs: the two add up.
+    const TimePrediction alone = predict_time(w, pipe_rates(86), shape(2, 32, 1));
+    EXPECT_DOUBLE_EQ(term(alone, "fp32"), 100e-9);
+    EXPECT_DOUBLE_EQ(term(alone, "shared"), 100e-9);
+    EXPECT_DOUBLE_EQ(alone.seconds, 200e-9);
+    EXPECT_DOUBLE_EQ(term(alone, "contention"), 200e-9);
+    EXPECT_EQ(alone.bound, "fp32"); // a unit, not the contention between them
+    // 32 warps: one warp's worth more than either unit's 3,200 cycles (a balanced network
+    // of 2 queues and N customers cycles in D × (N + 1)).
+    const TimePrediction many = predict_time(w, pipe_rates(86), shape(2, 1024, 1));
+    EXPECT_DOUBLE_EQ(term(many, "fp32"), 3200e-9);
+    EXPECT_NEAR(many.seconds, 3300e-9, 1e-15);
 }
 
 TEST(TimeModel, LocalMissesLengthenThePhaseThatLoads)

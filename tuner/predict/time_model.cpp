@@ -1,5 +1,7 @@
 #include "predict/time_model.hpp"
 
+#include "predict/closed_network.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -50,7 +52,7 @@ namespace {
 struct WaveCycles {
     double cycles = 0;
     std::vector<TimeTerm> terms; // in cycles
-    std::string bound;           // the largest term's name
+    std::string bound;           // the largest unit's term's name
     std::vector<std::string> phase_bounds; // each phase's, where there are phases
 };
 
@@ -73,7 +75,21 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
     };
     const auto most = std::max_element(terms.begin(), terms.end(),
                                        [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
-    return {most->seconds, terms, most->name, {}};
+    // The units as a closed network of the wave's warps (closed_network.hpp): what their
+    // work costs together, which is never less than the largest term. The largest term
+    // still names the bound: the unit the others queue behind.
+    std::vector<double> demands;
+    double demand_sum = 0;
+    for (const TimeTerm& t : terms)
+        if (t.name != "latency") {
+            demands.push_back(t.seconds / warps);
+            demand_sum += demands.back();
+        }
+    const double contention = closed_network_cycle(demands, std::max(0.0, w.latency_cycles - demand_sum),
+                                                   std::max(1, static_cast<int>(std::lround(warps))));
+    std::vector<TimeTerm> with_contention = terms;
+    with_contention.push_back({"contention", contention});
+    return {std::max(contention, most->seconds), with_contention, most->name, {}};
 }
 
 } // namespace
@@ -100,7 +116,7 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     for (const WarpCounts& phase : work.phases)
         phases.push_back(with_local_misses(phase));
     // A wave's blocks start together and pass their barriers together: each phase takes
-    // its own largest term, one after the other (a fill that waits on memory does not
+    // its own time (its contention), one after the other (a fill that waits on memory does not
     // overlap the arithmetic after the barrier, as the whole's terms would let it).
     auto wave = [&](double warps) {
         WaveCycles w = wave_cycles(whole, rates, warps);
@@ -130,7 +146,7 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
         const double cycles = full_waves * full.terms[i].seconds + (rest > 0 ? tail.terms[i].seconds : 0);
         p.terms.push_back({full.terms[i].name, cycles / hz});
     }
-    // What bounds the SM's time is the largest term of each wave, not of their sum.
+    // The SM's time is each wave's own, not one taken from the terms' sums over waves.
     const double sm_seconds = (full_waves * full.cycles + (rest > 0 ? tail.cycles : 0)) / hz;
 
     const double total_warps = blocks * warps_per_block;
@@ -141,9 +157,11 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     p.terms.push_back({"dram", dram});
 
     p.seconds = std::max(sm_seconds, dram);
-    // Name the bound: the term whose share of the time is largest.
-    const auto largest = std::max_element(p.terms.begin(), p.terms.end(),
-                                          [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+    // Name the bound: the term whose share of the time is largest (contention is the
+    // units' work together, not a unit of its own).
+    const auto largest = std::max_element(p.terms.begin(), p.terms.end(), [](const TimeTerm& a, const TimeTerm& b) {
+        return (a.name == "contention" ? 0 : a.seconds) < (b.name == "contention" ? 0 : b.seconds);
+    });
     p.bound = largest->name;
     return p;
 }

@@ -1,7 +1,8 @@
 // A predicted time per launch, from what one warp executes (warp_work.hpp), how many
 // warps share an SM (occupancy), how many waves the grid takes, and the device's clock
-// and memory bandwidth. Each term is a lower bound on the time; the largest is the
-// prediction and names what bounds the variant:
+// and memory bandwidth. Each term is a lower bound on the time. The largest of the units'
+// terms (or phases, or dram) names what bounds the variant; the prediction is the largest of
+// contention, phases and dram, and contention is never less than any unit's term:
 //
 //   latency   one warp's in-order run, waiting on its operands, per wave
 //   issue     the warps' instructions through the SM's 4 schedulers
@@ -10,9 +11,13 @@
 //             a shared access takes at least the clocks the LD/ST units need for 32 lanes
 //   l1        global and local wavefronts through the load/store unit (1 per clock), each
 //             access at least the clocks the LD/ST units need for 32 lanes
+//   contention  the units' terms and one warp's chain as a closed queueing network of the
+//             wave's warps (closed_network.hpp): the largest term where warps to spare hide
+//             the rest under it, up to their sum where units near their limit and few warps
+//             leave nothing to overlap with (each phase's own, where there are phases)
 //   phases    where barriers outside loops split a block's run (a shared-memory fill, then
 //             the work on it): the wave's blocks pass them together, so each phase takes
-//             its own largest term, one after another (only where there are phases)
+//             its own contention, one after another (only where there are phases)
 //   dram      the launch's bytes at the device's memory bandwidth, with the local traffic
 //             (spills, stack arrays) that neither L1 nor L2 can hold
 //
@@ -76,7 +81,7 @@ struct TimePrediction {
     double seconds = 0;
     std::string bound;            // the largest term's name
     std::vector<TimeTerm> terms;  // every term, in the order of the list above
-    // Where the run has phases: the largest term of each, in order (a full wave's; the
+    // Where the run has phases: the largest unit's term of each, in order (a full wave's; the
     // tail's where every block fits in one wave).
     std::vector<std::string> phase_bounds;
     double waves = 0;

@@ -54,12 +54,12 @@ std::optional<double> spearman_correlation(const std::vector<double>& a, const s
 namespace {
 
 // What a variant asks of all the units the time model weighs: the sum of its terms
-// ("phases" is made of the others).
+// ("phases" and "contention" are made of the others).
 double demand(const TimePrediction& p)
 {
     double sum = 0;
     for (const TimeTerm& t : p.terms)
-        sum += t.name == "phases" ? 0.0 : t.seconds;
+        sum += t.name == "phases" || t.name == "contention" ? 0.0 : t.seconds;
     return sum;
 }
 
