@@ -155,45 +155,45 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 79% of the roof by the model (variant 2283840)
+// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 77% of the roof by the model (variant 2282041)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (142 registers)
-inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 8, 4, 256, 0, 0, 0, 0, 64, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
+inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 256, 0, 0, 0, 1, 128, 256, 0, 0, 0}};
 
-// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 95% of the roof by the model (variant 2463600)
+// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 94% of the roof by the model (variant 2461800)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (136 registers)
-inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 8, 4, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (79 registers)
+inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 0, 0, 256, 0, 0, 0, 0}};
 
 // sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2463888)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (128 registers)
 inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 16, 8, 8, 4, 256, 2, 0, 0, 0, 128, 256, 2, 0, 0}};
 
-// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3363600)
+// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3363840)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (127 registers)
-inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 0, 0, 256, 0, 0, 0, 0}};
+inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
 
-// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 83% of the roof by the model (variant 3183601)
+// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 56% of the roof by the model (variant 2462043)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (167 registers)
-inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {128, 64, 16, 8, 8, 4, 0, 0, 0, 0, 1, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
+inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 4, 1, 256, 256, 0, 0, 0}};
 
-// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 85% of the roof by the model (variant 3363840)
+// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 78% of the roof by the model (variant 3363840)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (125 registers)
 inline constexpr Entry sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{90, 2048, 2048, 2048, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 85% of the roof by the model (variant 3363840)
+// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 78% of the roof by the model (variant 3363840)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (125 registers)
 inline constexpr Entry sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{90, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
 
-// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 87% of the roof by the model (variant 2283840)
+// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 79% of the roof by the model (variant 2463888)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (149 registers)
-inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {64, 64, 16, 8, 8, 4, 256, 0, 0, 0, 0, 64, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (128 registers)
+inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {64, 128, 16, 8, 8, 4, 256, 2, 0, 0, 0, 128, 256, 2, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1, sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1};
 inline constexpr int entry_count = 8;
@@ -267,13 +267,13 @@ constexpr void visit(int index, F&& f)
 // Host code and devices older than every tuned architecture get the lowest one's.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define AUTOTUNE_GEMM_ENTRY 7
-#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256)
+#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256, 2)
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define AUTOTUNE_GEMM_ENTRY 3
-#define AUTOTUNE_GEMM_REGISTER_POLICY
+#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256)
 #else
 #define AUTOTUNE_GEMM_ENTRY 3
-#define AUTOTUNE_GEMM_REGISTER_POLICY
+#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256)
 #endif
 
 namespace gemm_bf16 {
@@ -315,20 +315,20 @@ inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {32, 64, 64, 16, 
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {32, 64, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=64 N=4096 K=4096: predicted, not measured: 74% of the roof by the model (variant 21100)
-// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (124 registers)
-inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {64, 64, 64, 32, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
-
-// sm_80, M=256 N=4096 K=4096: predicted, not measured: 47% of the roof by the model (variant 18580)
+// sm_80, M=64 N=4096 K=4096: predicted, not measured: 74% of the roof by the model (variant 20740)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
-inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
+inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {64, 64, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 50% of the roof by the model (variant 29820)
+// sm_80, M=256 N=4096 K=4096: predicted, not measured: 47% of the roof by the model (variant 17500)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (220 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {128, 64, 64, 32, 64, 3, 1, 0, 0, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 32, 32, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
+
+// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 50% of the roof by the model (variant 19620)
+// from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
+inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
 // sm_90, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 18580)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
@@ -345,15 +345,15 @@ inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {64, 32, 64, 16
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=256 N=4096 K=4096: predicted, not measured: 36% of the roof by the model (variant 29860)
+// sm_90, M=256 N=4096 K=4096: predicted, not measured: 36% of the roof by the model (variant 20740)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (220 registers)
-inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {128, 64, 64, 32, 64, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
+inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {64, 64, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 27% of the roof by the model (variant 18580)
+// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 27% of the roof by the model (variant 17500)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
-inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
+inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {64, 32, 32, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1_N4096_K4096, sm_80_M16_N4096_K4096, sm_80_M64_N4096_K4096, sm_80_M256_N4096_K4096, sm_80_M4096_N4096_K4096, sm_90_M1_N4096_K4096, sm_90_M16_N4096_K4096, sm_90_M64_N4096_K4096, sm_90_M256_N4096_K4096, sm_90_M4096_N4096_K4096};
 inline constexpr int entry_count = 10;
