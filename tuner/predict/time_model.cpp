@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace autotune {
 
@@ -59,7 +60,7 @@ struct WaveCycles {
 // One wave on one SM: `blocks` resident blocks of `warps` warps each.
 WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
 {
-    const std::vector<TimeTerm> terms{
+    std::vector<TimeTerm> terms{
         {"latency", w.latency_cycles},
         {"issue", warps * w.issue / r.issue},
         {"fp32", warps * w.fp32 / r.fp32},
@@ -73,8 +74,8 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
         {"l1", warps * std::max(w.global_wavefronts + w.local_wavefronts, w.lsu_instructions * r.lsu_clocks_per_access) /
                    r.lsu},
     };
-    const auto most = std::max_element(terms.begin(), terms.end(),
-                                       [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+    const TimeTerm most = *std::max_element(terms.begin(), terms.end(),
+                                            [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
     // The units as a closed network of the wave's warps (closed_network.hpp): what their
     // work costs together, which is never less than the largest term. The largest term
     // still names the bound: the unit the others queue behind.
@@ -87,9 +88,8 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
         }
     const double contention = closed_network_cycle(demands, std::max(0.0, w.latency_cycles - demand_sum),
                                                    std::max(1, static_cast<int>(std::lround(warps))));
-    std::vector<TimeTerm> with_contention = terms;
-    with_contention.push_back({"contention", contention});
-    return {std::max(contention, most->seconds), with_contention, most->name, {}};
+    terms.push_back({"contention", contention});
+    return {std::max(contention, most.seconds), std::move(terms), most.name, {}};
 }
 
 } // namespace
