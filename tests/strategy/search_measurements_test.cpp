@@ -6,6 +6,7 @@
 #include "support/test_support.hpp"
 
 #include <fstream>
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <limits>
@@ -105,7 +106,13 @@ TEST(SearchAndMeasure, AnotherGpusTimesOrderTheFirstMeasurementsAndTheFactsReach
     EXPECT_EQ(space.facts[4].name, "predicted_seconds");
     EXPECT_THAT(space.facts[4].values, ::testing::ElementsAre(10.0, 8.0, 6.0, 5.0));
     EXPECT_EQ(space.facts[5].name, "prior_seconds");
-    EXPECT_THAT(space.guess, ::testing::ElementsAre(2e-3, 1e-3, 5e-3, 5e-3)); // measured times win over predictions
+    EXPECT_THAT(space.guess, ::testing::ElementsAre(2e-3, 1e-3, 5e-3, 5e-3)); // measured times first
+    // The forest's baseline is both, averaged in log time: the predictions scaled to the
+    // other GPU's median (upper medians: 5e-3 and 8), then the geometric mean.
+    const std::vector<double> predicted{10.0, 8.0, 6.0, 5.0}, elsewhere{2e-3, 1e-3, 5e-3, 5e-3};
+    ASSERT_EQ(space.baseline.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_NEAR(space.baseline[i], std::sqrt(elsewhere[i] * predicted[i] * (5e-3 / 8.0)), 1e-12) << i;
 
     nlohmann::ordered_json unrelated = {{"variants", {{{"params", {{"Q", 1}}}, {"status", "ok"}}}}};
     try {

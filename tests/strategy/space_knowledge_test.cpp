@@ -2,6 +2,7 @@
 // space by parameters, and the strategies starting from (and learning relative to) the guess.
 #include "strategy/space_knowledge.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -112,6 +113,55 @@ TEST(PriorTimes, FailedThereHasNoGuessAndUnrunPointsArePredictedFromTheRest)
         FAIL() << "a prior without times was accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_THAT(e.what(), HasSubstr("empty.json"));
+    }
+}
+
+TEST(StaticFactsAndPriorTimes, TheGuessIsTheOtherGpusAndTheBaselineBothAveragedInLogTime)
+{
+    // The model is right along X (fastest at 7) and wrong along Y (it predicts Y = 1 a
+    // little faster); the other GPU is right along Y (Y = 0 twice as fast) and wrong along
+    // X (fastest at 3). Alone, each puts its own mistake first; averaged in log time, the
+    // baseline is fastest at X = 7, Y = 0. X = 2 failed to compile here and X = 9 failed
+    // there: each keeps its one time, averaged with the other's median.
+    const auto predicted = [](std::int64_t x, std::int64_t y) { return (1.0 + std::abs(static_cast<double>(x) - 7)) * (y == 1 ? 0.9 : 1.0); };
+    const auto there = [](std::int64_t x, std::int64_t y) { return 1e-3 * (1.0 + 0.1 * std::abs(static_cast<double>(x) - 3)) * (y == 0 ? 0.5 : 1.0); };
+    json compiled = {{"variants", json::array()}}, other = {{"variants", json::array()}};
+    for (std::int64_t x = 1; x <= 10; ++x)
+        for (std::int64_t y = 0; y <= 1; ++y) {
+            compiled["variants"].push_back({{"params", {{"X", x}, {"Y", y}}},
+                                            {"status", x == 2 ? "compile_error" : "ok"},
+                                            {"predicted_time", {{"seconds", predicted(x, y)}}}});
+            json v = {{"params", {{"X", x}, {"Y", y}}}, {"status", x == 9 ? "launch_error" : "ok"}};
+            if (x != 9)
+                v["measurement"] = measured(there(x, y));
+            other["variants"].push_back(v);
+        }
+    Line facts_first, prior_first, facts_only;
+    (void)add_static_facts(facts_first.space, facts_first.params, compiled, "compiled.json");
+    (void)add_prior_times(facts_first.space, facts_first.params, other, "other.json");
+    (void)add_prior_times(prior_first.space, prior_first.params, other, "other.json");
+    (void)add_static_facts(prior_first.space, prior_first.params, compiled, "compiled.json");
+    (void)add_static_facts(facts_only.space, facts_only.params, compiled, "compiled.json");
+    EXPECT_TRUE(facts_only.space.baseline.empty()); // one source: the guess is the baseline
+    for (const Line* line : {&facts_first, &prior_first}) {
+        const auto& space = line->space;
+        EXPECT_DOUBLE_EQ(space.guess[0], there(1, 0)); // the walking strategies' first guess
+        EXPECT_TRUE(std::isnan(space.guess[16]));      // X = 9 failed there
+        const auto& baseline = space.baseline;
+        ASSERT_EQ(baseline.size(), 20u);
+        std::size_t best = 0;
+        for (std::size_t p = 1; p < baseline.size(); ++p)
+            if (baseline[p] < baseline[best])
+                best = p;
+        EXPECT_EQ(space.points[best], (std::vector<std::int64_t>{7, 0}));
+        // Known to both: the geometric mean, up to one factor for the whole space.
+        const double scale = baseline[0] / std::sqrt(predicted(1, 0) * there(1, 0));
+        for (const std::int64_t x : {4, 7, 10})
+            EXPECT_NEAR(baseline[2 * (x - 1) + 1] / scale, std::sqrt(predicted(x, 1) * there(x, 1)), 1e-12) << x;
+        // A lone time meets the other's median (upper medians of their 18 values: the
+        // model's 3, the other GPU's 1 ms).
+        EXPECT_NEAR(baseline[2] / scale, std::sqrt(3.0 * there(2, 0)), 1e-12);       // X = 2: there only
+        EXPECT_NEAR(baseline[16] / scale, std::sqrt(predicted(9, 0) * 1e-3), 1e-12); // X = 9: here only
     }
 }
 
@@ -240,6 +290,34 @@ TEST(GuessedSpace, ForestSpreadsItsGuidedPicksOverTheFamiliesTheGuessRatesHighes
         EXPECT_DOUBLE_EQ(this_gpu(space.points[*t.best]), 0.85) << "seed " << seed;
         EXPECT_EQ(t.evaluated.front(), 49u * 4 + 3) << "the first pick is the guess's fastest (F 0, B 50, T 3)";
     }
+}
+
+TEST(GuessedSpace, ForestFollowsTheBaselineWhereTheSpaceHasOneAndTheWalksTheGuess)
+{
+    // The guess (another GPU's times) is fastest at W = 1, the baseline (that blended with
+    // the model's) at W = 12; this GPU agrees with the baseline. The forest's first pick and
+    // its correction follow the baseline; ILS and annealing start from the guess.
+    SearchSpace space = guessed_space();
+    for (const auto& p : space.points) {
+        const double rest = 1 + (std::log2(static_cast<double>(p[1])) - 4) * (std::log2(static_cast<double>(p[1])) - 4) + 0.1 * static_cast<double>(p[2]);
+        space.guess.push_back(rest + static_cast<double>(p[0]));
+        space.baseline.push_back(rest + static_cast<double>(13 - p[0]));
+    }
+    const Evaluate evaluate = [&](std::size_t p) -> std::optional<double> { return space.baseline[p]; };
+    const auto fastest = [&](const std::vector<double>& v) { return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin()); };
+    Budget budget;
+    budget.max_evaluations = 10;
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+        const SearchTrace forest = run_strategy("forest", space, evaluate, budget, seed);
+        EXPECT_EQ(forest.evaluated.front(), fastest(space.baseline)) << seed;
+        ASSERT_TRUE(forest.best.has_value());
+        EXPECT_EQ(*forest.best, fastest(space.baseline)) << seed;
+        for (const std::string walk : {"ils", "annealing"})
+            EXPECT_EQ(run_strategy(walk, space, evaluate, budget, seed).evaluated.front(), fastest(space.guess)) << walk;
+    }
+    SearchSpace short_baseline = space;
+    short_baseline.baseline = {1.0};
+    EXPECT_THROW((void)run_strategy("forest", short_baseline, evaluate, budget, 1), std::invalid_argument);
 }
 
 TEST(GuessedSpace, AFactOrGuessOfTheWrongLengthIsRefused)

@@ -102,7 +102,7 @@ int replay_command(const Arguments& args)
         ("trace", po::bool_switch(&trace), "also list every evaluation in order")
         ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)")
         ("static", po::value(&static_path), "COMPILED: a compile-only results file of the same space; its registers, spills, shared memory, occupancy and predicted times are the strategy's features, the predicted time its first guess")
-        ("prior", po::value(&prior_path), "OTHER: the same space measured on another GPU (a results file or imported cache); its times are a feature and the first guess");
+        ("prior", po::value(&prior_path), "OTHER: the same space measured on another GPU (a results file or imported cache); its times are a feature and the first guess; with --static, averaged with the predicted time in log time, what forest corrects");
     line.positional("results", po::value(&results_path));
     if (!line.parse(args))
         return exit_ok;

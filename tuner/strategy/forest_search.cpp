@@ -16,9 +16,9 @@
 //   never measured together with the others. With a guess, each parameter is first tried
 //   once around the best point (polish_candidates).
 // What is known before measuring (the space's facts: compiled facts, another GPU's times)
-// are features of the tree beside the parameters; the space's guess chooses half of the
-// initial design (spread over its first 1 %), and the tree then models the measured time
-// relative to the guess.
+// are features of the tree beside the parameters; the space's guess (its baseline where it
+// has one: the model's and another GPU's times blended) chooses half of the initial design
+// (spread over its first 1 %), and the tree then models the measured time relative to it.
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/capped_times.hpp"
@@ -53,19 +53,27 @@ std::size_t farthest(const SearchRun& run, const SpaceGeometry& geometry, const 
     return pick;
 }
 
+// The guessed time the tree corrects and the guided picks follow: the space's baseline where
+// it has one (another GPU's times and the model's, blended), else its guess.
+const std::vector<double>& guess_of(const SearchSpace& space)
+{
+    return space.baseline.empty() ? space.guess : space.baseline;
+}
+
 // The points with the lowest guessed time: the first 1 % of the space (at least `at_least`),
 // fastest first. 1 % was chosen on the two spaces with compiled facts (pnpoly and the
 // convolution, both GPUs; docs/search-benchmark.md): each alone chooses it, and scores the other.
 std::vector<std::size_t> guessed_top(const SearchSpace& space, std::size_t at_least)
 {
     constexpr double share = 0.01;
+    const std::vector<double>& guess = guess_of(space);
     std::vector<std::size_t> top;
-    for (std::size_t p = 0; p < space.guess.size(); ++p)
-        if (!std::isnan(space.guess[p]))
+    for (std::size_t p = 0; p < guess.size(); ++p)
+        if (!std::isnan(guess[p]))
             top.push_back(p);
     const std::size_t keep = std::min(top.size(), std::max(at_least, static_cast<std::size_t>(share * static_cast<double>(space.points.size()))));
     std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(), [&](std::size_t a, std::size_t b) {
-        return space.guess[a] < space.guess[b] || (space.guess[a] == space.guess[b] && a < b);
+        return guess[a] < guess[b] || (guess[a] == guess[b] && a < b);
     });
     top.resize(keep);
     return top;
@@ -87,20 +95,19 @@ void initial_design(SearchRun& run, const SpaceGeometry& geometry, RandomSource&
     // method, one block shape, differing in a parameter that matters little), and a guess
     // wrong about that family then spends every guided pick on it; spread over the top 1 %,
     // they look at the other families the guess also rates highly.
-    const std::size_t guided = run.space().guess.empty() ? 0 : (initial + 1) / 2;
+    const std::size_t guided = guess_of(run.space()).empty() ? 0 : (initial + 1) / 2;
     const std::vector<std::size_t> top = guided == 0 ? std::vector<std::size_t>{} : guessed_top(run.space(), guided);
     while (!run.exhausted() && run.trace().evaluated.size() < guided) {
         std::vector<std::size_t> open;
         for (const std::size_t p : top)
             if (!run.evaluated(p))
                 open.push_back(p);
-        const auto q = run.trace().evaluated.empty() || open.empty() ? run.best_guess_unevaluated()
-                                                                     : std::optional<std::size_t>(farthest(run, geometry, open));
-        if (!q)
+        if (open.empty())
             break;
+        const std::size_t q = run.trace().evaluated.empty() ? open.front() : farthest(run, geometry, open);
         for (std::size_t k = 0; k < geometry.parameters(); ++k)
-            seen[k][geometry.positions(*q)[k]] = true;
-        run.evaluate(*q);
+            seen[k][geometry.positions(q)[k]] = true;
+        run.evaluate(q);
     }
     constexpr std::size_t candidates_per_pick = 32;
     while (!run.exhausted() && run.trace().evaluated.size() < initial) {
@@ -222,8 +229,7 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     // factors that depend on a few parameters, which a tree finds from few measurements.
     // A point without a guess (it failed elsewhere) is left to the explore move.
     std::vector<double> offset;
-    if (!run.space().guess.empty())
-        for (const double g : run.space().guess)
+    for (const double g : guess_of(run.space()))
             offset.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
     for (std::size_t step = 1; !run.exhausted(); ++step) {
         if (step % explore_every == 0) {

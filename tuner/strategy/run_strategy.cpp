@@ -56,6 +56,9 @@ SearchTrace run_strategy(const std::string& name, const SearchSpace& space, cons
     if (!space.guess.empty() && space.guess.size() != space.points.size())
         throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.guess.size()) +
                                     " guessed times for " + std::to_string(space.points.size()) + " points");
+    if (!space.baseline.empty() && space.baseline.size() != space.points.size())
+        throw std::invalid_argument("strategy '" + name + "': " + std::to_string(space.baseline.size()) +
+                                    " baseline times for " + std::to_string(space.points.size()) + " points");
     if (!evaluate)
         throw std::invalid_argument("strategy '" + name + "': no evaluation function");
     const SpaceGeometry geometry(space);

@@ -29,7 +29,7 @@ struct SearchSettings {
     std::string strategy = "exhaustive";
     Budget budget;
     std::uint64_t seed = 1;
-    std::optional<PriorResults> prior; // its times are a feature and the first guess
+    std::optional<PriorResults> prior; // its times are a feature and the first guess (averaged with the predicted time, the forest's baseline)
     std::function<void(std::size_t, std::size_t)> progress; // (evaluations so far, most the budget allows)
 };
 

@@ -34,6 +34,9 @@ struct SearchSpace {
     std::vector<FactColumn> facts;                           // features beyond the parameters
     std::vector<double> guess; // empty, or one per point: a time guessed before measuring (lower is
                                // better; NaN: no guess), from another GPU's measurement or the model
+    std::vector<double> baseline; // empty (the guess), or one per point: the time a strategy that
+                                  // models the measurements corrects, where it is not the guess
+                                  // (both another GPU's times and the model's: the two blended)
 };
 
 // Evaluates one point: its time in seconds (lower is better), or nullopt when the

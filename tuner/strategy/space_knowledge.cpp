@@ -4,6 +4,7 @@
 #include "strategy/point_features.hpp"
 #include "strategy/regression_forest.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
@@ -41,6 +42,55 @@ std::vector<const json*> join(const std::vector<json>& point_params, const std::
         matched.push_back(it == by_key.end() ? nullptr : it->second);
     }
     return matched;
+}
+
+double median_log(const std::vector<double>& times)
+{
+    std::vector<double> logs;
+    for (const double t : times)
+        if (std::isfinite(t) && t > 0)
+            logs.push_back(std::log(t));
+    if (logs.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto middle = logs.begin() + static_cast<std::ptrdiff_t>(logs.size() / 2);
+    std::nth_element(logs.begin(), middle, logs.end());
+    return *middle;
+}
+
+const std::vector<double>* fact_named(const SearchSpace& space, const std::string& name)
+{
+    for (const auto& f : space.facts)
+        if (f.name == name)
+            return &f.values;
+    return nullptr;
+}
+
+// Once the space has both the model's predicted time and another GPU's times, its baseline
+// (what the forest corrects, and where its guided picks look) is the two averaged in log
+// time. Each is wrong in its own way: the model about what it does not model, another GPU
+// (of another architecture most) about what differs between the two; on the held-out RTX
+// 2080 Ti the RTX 3090's times alone led the forest to the RTX 3090's best shape
+// (docs/search-benchmark.md). Equal weights: nothing says which to trust more. The
+// prediction is first shifted to the other GPU's median; a point one of them lacks (failed
+// to compile here, or failed there) takes the median for the missing one, so that it is
+// neither favoured nor buried by an average it was spared. The guess, which the walking
+// strategies start from, stays the other GPU's: a measured time is the surer single first
+// point (the blend's fastest, a shape both rate highly, ran at 0.77 of the 2080 Ti's optimum).
+void blend_baseline(SearchSpace& space)
+{
+    const auto* predicted = fact_named(space, "predicted_seconds");
+    const auto* elsewhere = fact_named(space, "prior_seconds");
+    if (!predicted || !elsewhere)
+        return;
+    const double centre = median_log(*elsewhere);
+    const double shift = centre - median_log(*predicted);
+    const auto log_of = [](double t) { return std::isfinite(t) && t > 0 ? std::log(t) : std::numeric_limits<double>::quiet_NaN(); };
+    space.baseline.assign(elsewhere->size(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t p = 0; p < elsewhere->size() && p < predicted->size(); ++p) {
+        const double there = log_of((*elsewhere)[p]), here = log_of((*predicted)[p]) + shift;
+        if (!std::isnan(there) || !std::isnan(here))
+            space.baseline[p] = std::exp(0.5 * ((std::isnan(there) ? centre : there) + (std::isnan(here) ? centre : here)));
+    }
 }
 
 } // namespace
@@ -88,6 +138,7 @@ void add_compiled_facts(SearchSpace& space, const std::vector<CompiledFacts>& fa
     column("predicted_seconds", &CompiledFacts::predicted_seconds);
     if (space.guess.empty())
         space.guess = space.facts.back().values;
+    blend_baseline(space);
 }
 
 std::size_t add_static_facts(SearchSpace& space, const std::vector<json>& point_params, const json& compiled,
@@ -142,6 +193,7 @@ std::size_t add_prior_times(SearchSpace& space, const std::vector<json>& point_p
     }
     space.guess = times;
     space.facts.push_back({"prior_seconds", std::move(times)});
+    blend_baseline(space);
     return known.size();
 }
 

@@ -30,7 +30,8 @@ struct CompiledFacts {
 [[nodiscard]] CompiledFacts compiled_facts_of(const nlohmann::ordered_json& variant);
 
 // Adds the facts as columns of `space` (one per fact, points in order) and, when the space
-// has no guess yet, the predicted time as its guess.
+// has no guess yet, the predicted time as its guess. With another GPU's times as well
+// (either order), the space's baseline is the two averaged in log time (space_knowledge.cpp says why).
 void add_compiled_facts(SearchSpace& space, const std::vector<CompiledFacts>& facts);
 
 // Joins a compile-only results document of the same space to the points (`point_params`[p]
@@ -40,7 +41,8 @@ std::size_t add_static_facts(SearchSpace& space, const std::vector<nlohmann::ord
                              const nlohmann::ordered_json& compiled, const std::string& source);
 
 // Joins another GPU's measured results of the same space to `space` by parameters: their
-// times (the figure chosen, as for replay) become a fact and the space's guess. A point that
+// times (the figure chosen, as for replay) become a fact and the space's guess (and, with
+// compiled facts, blended with the predicted time its baseline). A point that
 // failed there has none; one it did not run (its space was a sample, or smaller) gets the
 // time a forest fitted on its times predicts. Returns how many points had a time there;
 // throws std::invalid_argument naming `source` when none had.
