@@ -15,6 +15,12 @@
 //   likeliest improvement, and a tree ranks such points poorly when the changed value was
 //   never measured together with the others. With a guess, each parameter is first tried
 //   once around the best point (polish_candidates).
+// - expected improvement (every 2nd model move, when nothing is guessed): the point a
+//   Gaussian process over the measurements expects to improve on the best the most
+//   (most_expected_improvement). A tree's leaf ties a whole region it never split; the
+//   process tells its points apart by their distance to fast and slow measurements, and
+//   sends the search to unmeasured ground beside fast points. With a guess the tree models
+//   the corrections to it, and the guess already ranks what a leaf ties.
 // What is known before measuring (the space's facts: compiled facts, another GPU's times)
 // are features of the tree beside the parameters; the space's guess (its baseline where it
 // has one: the model's and another GPU's times blended) chooses half of the initial design
@@ -22,6 +28,7 @@
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/capped_times.hpp"
+#include "strategy/improvement_pick.hpp"
 #include "strategy/regression_forest.hpp"
 #include "strategy/strategies.hpp"
 
@@ -34,6 +41,7 @@ namespace {
 
 constexpr std::size_t explore_every = 6;
 constexpr std::size_t polish_every = 2;
+constexpr std::size_t improvement_every = 2; // of the model moves
 constexpr std::size_t explore_candidates = 64;
 constexpr std::size_t tie_candidates = 32;
 constexpr std::size_t model_candidates = 50000;
@@ -231,6 +239,7 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     std::vector<double> offset;
     for (const double g : guess_of(run.space()))
             offset.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
+    std::size_t model_moves = 0;
     for (std::size_t step = 1; !run.exhausted(); ++step) {
         if (step % explore_every == 0) {
             std::vector<std::size_t> candidates;
@@ -282,6 +291,11 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
         // each step: the tree's prediction of every point each step would cost more than
         // the measurements it saves. The replayed spaces (up to 18k) are searched whole.
         open = sample(std::move(open), model_candidates, random);
+        if (offset.empty() && ++model_moves % improvement_every == 0)
+            if (const auto q = most_expected_improvement(run, geometry, open)) {
+                run.evaluate(*q);
+                continue;
+            }
         const auto lowest = lowest_predicted(tree, features, open, offset);
         if (lowest.empty()) { // nothing the model can rank is left
             run.evaluate(open[random.below(open.size())]);
