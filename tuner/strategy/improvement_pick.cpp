@@ -18,15 +18,6 @@ constexpr double length_scale = 1.0;
 constexpr double noise = 1e-3;
 constexpr double margin = 0.01;
 
-std::vector<double> unit_position(const SpaceGeometry& geometry, std::size_t point)
-{
-    std::vector<double> x(geometry.parameters(), 0.0);
-    for (std::size_t k = 0; k < x.size(); ++k)
-        if (geometry.list_size(k) > 1)
-            x[k] = static_cast<double>(geometry.positions(point)[k]) / static_cast<double>(geometry.list_size(k) - 1);
-    return x;
-}
-
 // Trace indices to fit on: all of them, or the fastest max_points / 2 measured and the most
 // recent of the rest (failed ones included) up to max_points. The exact process costs the
 // cube of its size; the fast points say where the optimum is, the recent ones where the
@@ -71,7 +62,7 @@ std::optional<std::size_t> most_expected_improvement(const SearchRun& run, const
     std::vector<std::size_t> failed;
     for (const std::size_t i : fitted_entries(trace, std::max<std::size_t>(max_points, 2)))
         if (trace.times[i]) {
-            inputs.push_back(unit_position(geometry, trace.evaluated[i]));
+            inputs.push_back(geometry.unit_position(trace.evaluated[i]));
             targets.push_back(std::log(std::max(*trace.times[i], 1e-300)));
         } else
             failed.push_back(trace.evaluated[i]);
@@ -80,7 +71,7 @@ std::optional<std::size_t> most_expected_improvement(const SearchRun& run, const
     cap_at_median(targets);
     const double cap = *std::max_element(targets.begin(), targets.end());
     for (const std::size_t p : failed) {
-        inputs.push_back(unit_position(geometry, p));
+        inputs.push_back(geometry.unit_position(p));
         targets.push_back(cap);
     }
 
@@ -99,7 +90,7 @@ std::optional<std::size_t> most_expected_improvement(const SearchRun& run, const
     std::optional<std::size_t> pick;
     double most = -1;
     for (const std::size_t p : candidates)
-        if (const double gain = expected_improvement(process.predict(unit_position(geometry, p)), best, margin);
+        if (const double gain = expected_improvement(process.predict(geometry.unit_position(p)), best, margin);
             gain > most) {
             most = gain;
             pick = p;

@@ -76,6 +76,15 @@ std::vector<std::size_t> SpaceGeometry::hamming(std::size_t point) const
     return adjacent(point, std::numeric_limits<std::size_t>::max());
 }
 
+std::vector<double> SpaceGeometry::unit_position(std::size_t point) const
+{
+    std::vector<double> x(parameters(), 0.0);
+    for (std::size_t k = 0; k < x.size(); ++k)
+        if (list_sizes_[k] > 1)
+            x[k] = static_cast<double>(positions_[point][k]) / static_cast<double>(list_sizes_[k] - 1);
+    return x;
+}
+
 double SpaceGeometry::distance(std::size_t a, std::size_t b) const
 {
     double sum = 0;

@@ -34,8 +34,11 @@ public:
     // Valid points that differ from `point` in exactly one parameter, by any value.
     [[nodiscard]] std::vector<std::size_t> hamming(std::size_t point) const;
 
+    // `point`'s positions with each value list scaled to [0, 1] (0 for a single value).
+    [[nodiscard]] std::vector<double> unit_position(std::size_t point) const;
     // How far apart two points are: the sum over parameters of their distance in the
-    // value list, each list scaled to [0, 1] (so a 2-value flag weighs like a 31-value size).
+    // value list, each list scaled to [0, 1] (so a 2-value flag weighs like a 31-value size):
+    // the L1 distance of their unit positions, taken without building them.
     [[nodiscard]] double distance(std::size_t a, std::size_t b) const;
     // The distance from `point` to the nearest of `others` (infinity when there are none).
     [[nodiscard]] double distance_to_nearest(std::size_t point, const std::vector<std::size_t>& others) const;
