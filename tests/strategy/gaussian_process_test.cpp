@@ -99,30 +99,6 @@ std::int64_t x_of(std::size_t point) { return static_cast<std::int64_t>(point); 
 
 } // namespace
 
-TEST(SpaceGeometry, UnitPositionsScaleEachListAndTheirL1IsTheDistance)
-{
-    // What the process sees: a 5-value size, a flag and a single value, each list in [0, 1].
-    SearchSpace s;
-    s.parameter_names = {"B", "F", "K"};
-    s.parameter_values = {{32, 64, 128, 256, 512}, {0, 1}, {7}};
-    for (const std::int64_t b : s.parameter_values[0])
-        for (const std::int64_t f : s.parameter_values[1])
-            s.points.push_back({b, f, 7});
-    const SpaceGeometry geometry(s);
-    EXPECT_EQ(geometry.unit_position(0), (std::vector<double>{0.0, 0.0, 0.0}));
-    EXPECT_EQ(geometry.unit_position(3), (std::vector<double>{0.25, 1.0, 0.0})); // B = 64, F = 1
-    EXPECT_EQ(geometry.unit_position(9), (std::vector<double>{1.0, 1.0, 0.0}));
-    for (std::size_t a = 0; a < s.points.size(); ++a)
-        for (std::size_t b = 0; b < s.points.size(); ++b) {
-            const auto x = geometry.unit_position(a);
-            const auto y = geometry.unit_position(b);
-            double l1 = 0;
-            for (std::size_t k = 0; k < x.size(); ++k)
-                l1 += std::abs(x[k] - y[k]);
-            EXPECT_NEAR(l1, geometry.distance(a, b), 1e-12) << a << ", " << b;
-        }
-}
-
 TEST(MostExpectedImprovement, GoesBetweenTheFastMeasurements)
 {
     // Time = 1 + |X − 70|/10, measured every 20: the fastest two are 60 and 80.

@@ -1,5 +1,6 @@
 // The forest strategy's parts on their own: the binned point features, the regression
-// trees fitted to them, and the geometry's distance that its exploration spreads by.
+// trees fitted to them, and the geometry: the distance its exploration spreads by and the
+// unit positions its Gaussian process sees.
 #include "strategy/point_features.hpp"
 #include "strategy/random_source.hpp"
 #include "strategy/regression_forest.hpp"
@@ -22,6 +23,19 @@ SearchSpace sized_space()
     for (const std::int64_t t : s.parameter_values[0])
         for (const std::int64_t f : s.parameter_values[1])
             s.points.push_back({t, f, 5});
+    return s;
+}
+
+// B ∈ {32, 64, 96, 128, 160} (five sizes), F ∈ {0,1} (a flag), K ∈ {7} (fixed): 10 points,
+// B outermost.
+SearchSpace five_sizes_and_a_flag()
+{
+    SearchSpace s;
+    s.parameter_names = {"B", "F", "K"};
+    s.parameter_values = {{32, 64, 96, 128, 160}, {0, 1}, {7}};
+    for (const std::int64_t b : s.parameter_values[0])
+        for (const std::int64_t f : s.parameter_values[1])
+            s.points.push_back({b, f, 7});
     return s;
 }
 
@@ -151,12 +165,7 @@ TEST(RegressionForest, BaggedTreesDisagreeWhereDataIsThinAndFollowTheSeed)
 
 TEST(SpaceGeometry, DistanceScalesEachParameterToItsValueList)
 {
-    SearchSpace space;
-    space.parameter_names = {"B", "F", "K"};
-    space.parameter_values = {{32, 64, 96, 128, 160}, {0, 1}, {7}};
-    for (const std::int64_t b : space.parameter_values[0])
-        for (const std::int64_t f : space.parameter_values[1])
-            space.points.push_back({b, f, 7});
+    const SearchSpace space = five_sizes_and_a_flag();
     const SpaceGeometry geometry(space);
     const auto at = [&](std::int64_t b, std::int64_t f) {
         return *geometry.find({static_cast<std::uint32_t>(b / 32 - 1), static_cast<std::uint32_t>(f), 0});
@@ -168,4 +177,23 @@ TEST(SpaceGeometry, DistanceScalesEachParameterToItsValueList)
     EXPECT_DOUBLE_EQ(geometry.distance(at(64, 1), at(160, 0)), geometry.distance(at(160, 0), at(64, 1)));
     EXPECT_DOUBLE_EQ(geometry.distance_to_nearest(at(96, 0), {at(32, 1), at(128, 0), at(160, 0)}), 0.25);
     EXPECT_EQ(geometry.distance_to_nearest(at(96, 0), {}), std::numeric_limits<double>::infinity());
+}
+
+TEST(SpaceGeometry, UnitPositionsScaleEachListAndTheirL1IsTheDistance)
+{
+    // What the Gaussian process sees: each value list's position in [0, 1], a single value at 0.
+    const SearchSpace space = five_sizes_and_a_flag();
+    const SpaceGeometry geometry(space);
+    EXPECT_EQ(geometry.unit_position(0), (std::vector<double>{0.0, 0.0, 0.0}));
+    EXPECT_EQ(geometry.unit_position(3), (std::vector<double>{0.25, 1.0, 0.0})); // B = 64, F = 1
+    EXPECT_EQ(geometry.unit_position(9), (std::vector<double>{1.0, 1.0, 0.0}));
+    for (std::size_t a = 0; a < space.points.size(); ++a)
+        for (std::size_t b = 0; b < space.points.size(); ++b) {
+            const auto x = geometry.unit_position(a);
+            const auto y = geometry.unit_position(b);
+            double l1 = 0;
+            for (std::size_t k = 0; k < x.size(); ++k)
+                l1 += std::abs(x[k] - y[k]);
+            EXPECT_NEAR(l1, geometry.distance(a, b), 1e-12) << a << ", " << b;
+        }
 }
