@@ -60,6 +60,17 @@ protected:
                 "registers":10,"measurement":{"time_seconds":{"median":0.001}}}]})";
         return path;
     }
+    // The pnpoly space's own measurements, named as another kernel's: every point matches.
+    static std::filesystem::path renamed_kernel()
+    {
+        const auto path = dir_->path() / "renamed.json";
+        if (!std::filesystem::exists(path)) {
+            json doc = json::parse(test::read_file(results()));
+            doc["kernel"] = "not_pnpoly";
+            std::ofstream(path) << doc.dump();
+        }
+        return path;
+    }
     static std::size_t lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
     static test::TempDir* dir_;
@@ -233,6 +244,14 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         // the pnpoly space's own file holds times, but a compile-only file of another kernel matches nothing
         {"replay " + file + " --strategy forest --budget 5 --static " + other_kernel().string(), other_kernel().string()},
         {"replay " + file + " --strategy forest --budget 5 --prior " + other_kernel().string(), other_kernel().string()},
+        // the same parameters, another kernel's name: its times say nothing of this space
+        {"replay " + file + " --strategy forest --budget 5 --prior " + renamed_kernel().string(),
+         "--prior: '" + renamed_kernel().string() + "' holds results of kernel 'not_pnpoly', not 'cn_pnpoly'"},
+        {"replay " + file + " --strategy forest --budget 5 --static " + renamed_kernel().string(),
+         "--static: '" + renamed_kernel().string() + "' holds results of kernel 'not_pnpoly'"},
+        // measured times are not compiled facts: an import has no registers or predictions
+        {"replay " + file + " --strategy forest --budget 5 --static " + file,
+         "--static: '" + file + "' holds no compiled facts"},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

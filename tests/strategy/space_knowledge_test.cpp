@@ -85,6 +85,47 @@ TEST(StaticFacts, JoinByParametersAndThePredictedTimeIsTheGuess)
     }
 }
 
+TEST(StaticFacts, AFileOfMeasurementsWithoutCompiledFactsIsRefused)
+{
+    Line line;
+    json measured_only = {{"variants", json::array()}};
+    for (std::int64_t x = 1; x <= 10; ++x)
+        measured_only["variants"].push_back(
+            {{"params", {{"X", x}, {"Y", 0}}}, {"status", "ok"}, {"measurement", measured(1e-3)}});
+    try {
+        (void)add_static_facts(line.space, line.params, measured_only, "imported.json");
+        FAIL() << "measurements were taken for compiled facts";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), HasSubstr("'imported.json' holds no compiled facts"));
+    }
+    EXPECT_TRUE(line.space.facts.empty());
+    EXPECT_TRUE(line.space.guess.empty());
+}
+
+TEST(PriorTimes, AFileOfAnotherSpaceSaysItsParametersMatchNoPoint)
+{
+    Line line;
+    const json elsewhere = {{"variants", {{{"params", {{"Q", 1}}}, {"status", "ok"}, {"measurement", measured(1e-3)}}}}};
+    try {
+        (void)add_prior_times(line.space, line.params, elsewhere, "elsewhere.json");
+        FAIL() << "a prior of another space was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), HasSubstr("'elsewhere.json' has no variant with the parameters of a point"));
+    }
+}
+
+TEST(RequireKernel, AnotherKernelsResultsAreRefusedNamingBothKernelsAndTheFile)
+{
+    EXPECT_NO_THROW(require_kernel(json{{"kernel", "pnpoly"}}, "pnpoly", "p.json"));
+    try {
+        require_kernel(json{{"kernel", "gemm"}}, "pnpoly", "g.json");
+        FAIL() << "another kernel's results were accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "'g.json' holds results of kernel 'gemm', not 'pnpoly'");
+    }
+    EXPECT_THROW(require_kernel(json{{"variants", json::array()}}, "pnpoly", "unnamed.json"), std::invalid_argument);
+}
+
 TEST(PriorTimes, FailedThereHasNoGuessAndUnrunPointsArePredictedFromTheRest)
 {
     Line line;

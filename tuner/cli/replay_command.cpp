@@ -69,6 +69,19 @@ json chosen_problem(const json& document, const std::string& wanted, const std::
     throw std::invalid_argument(fmt::format("{} has no problem {} (it has: {})", path, wanted, list));
 }
 
+// Runs `read`; what it refuses in its input becomes a usage error, `prefix` naming the option.
+template <class Read>
+void with_inputs_named(const std::string& prefix, Read&& read)
+{
+    try {
+        read();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(prefix + one_line(e.what()));
+    } catch (const ProblemError& e) {
+        throw UsageError(prefix + one_line(e.what()));
+    }
+}
+
 std::string names_text()
 {
     std::string text;
@@ -119,22 +132,27 @@ int replay_command(const Arguments& args)
     ReplaySpace space;
     json view;
     std::size_t evaluations = 0, static_points = 0, prior_points = 0;
-    try {
+    with_inputs_named("", [&] {
         view = chosen_problem(read_results_file(results_path), problem, results_path);
         space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
-        if (!static_path.empty())
-            static_points = add_static_facts(space.space, space.params,
-                                             chosen_problem(read_results_file(static_path), problem, static_path), static_path);
-        if (!prior_path.empty())
-            prior_points = add_prior_times(space.space, space.params,
-                                           chosen_problem(read_results_file(prior_path), problem, prior_path), prior_path,
+    });
+    // What the space knows before measuring, from files of the same kernel's space.
+    const std::string kernel = view.value("kernel", std::string());
+    const auto same_space = [&](const std::string& path) {
+        json other = read_results_file(path);
+        require_kernel(other, kernel, path);
+        return chosen_problem(other, problem, path);
+    };
+    if (!static_path.empty())
+        with_inputs_named("--static: ", [&] {
+            static_points = add_static_facts(space.space, space.params, same_space(static_path), static_path);
+        });
+    if (!prior_path.empty())
+        with_inputs_named("--prior: ", [&] {
+            prior_points = add_prior_times(space.space, space.params, same_space(prior_path), prior_path,
                                            median ? MeasuredFigure::median : MeasuredFigure::objective);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(one_line(e.what()));
-    } catch (const ProblemError& e) {
-        throw UsageError(one_line(e.what()));
-    }
+        });
     Budget budget;
     budget.max_evaluations = evaluations;
     const ReplayOutcome o = replay(space, strategy, budget, seed);

@@ -22,6 +22,7 @@
 #include "spec/load_spec.hpp"
 #include "strategy/search_measurements.hpp"
 #include "strategy/search_space.hpp"
+#include "strategy/space_knowledge.hpp"
 #include "tune/no_winner.hpp"
 #include "tune/lazy_search.hpp"
 #include "tune/tune_problem.hpp"
@@ -323,8 +324,11 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
         }
         // Another kernel's times say nothing of this space; --compile-only would carry the
         // file into the results unused, a search would find no point of it.
-        if (const auto kernel = document.value("kernel", std::string()); kernel != spec.name)
-            throw UsageError(fmt::format("--prior {}: results of kernel '{}', not '{}'", o.prior, kernel, spec.name));
+        try {
+            require_kernel(document, spec.name, o.prior);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("--prior: {}", e.what()));
+        }
         for (const auto& problem : problems)
             priors.push_back(prior_for(document, problem, o.prior));
     }

@@ -44,6 +44,11 @@ std::vector<const json*> join(const std::vector<json>& point_params, const std::
     return matched;
 }
 
+std::string no_point_matched(const std::string& source)
+{
+    return "'" + source + "' has no variant with the parameters of a point of the space";
+}
+
 double median_log(const std::vector<double>& times)
 {
     std::vector<double> logs;
@@ -94,6 +99,14 @@ void blend_baseline(SearchSpace& space)
 }
 
 } // namespace
+
+void require_kernel(const json& other, const std::string& kernel, const std::string& source)
+{
+    const auto it = other.is_object() ? other.find("kernel") : other.end();
+    const std::string named = it != other.end() && it->is_string() ? it->get<std::string>() : std::string();
+    if (named != kernel)
+        throw std::invalid_argument("'" + source + "' holds results of kernel '" + named + "', not '" + kernel + "'");
+}
 
 std::string parameter_key(const json& params, const std::vector<std::string>& names)
 {
@@ -146,13 +159,18 @@ std::size_t add_static_facts(SearchSpace& space, const std::vector<json>& point_
 {
     const auto matched = join(point_params, space.parameter_names, variants_of(compiled, source));
     std::vector<CompiledFacts> facts;
-    std::size_t found = 0;
+    std::size_t found = 0, known = 0;
     for (const json* v : matched) {
         facts.push_back(v ? compiled_facts_of(*v) : CompiledFacts{});
         found += v ? 1 : 0;
+        const CompiledFacts& f = facts.back();
+        known += !std::isnan(f.registers) || !std::isnan(f.predicted_seconds) ? 1 : 0;
     }
     if (found == 0)
-        throw std::invalid_argument("'" + source + "' has no variant with the parameters of a point of the space");
+        throw std::invalid_argument(no_point_matched(source));
+    if (known == 0)
+        throw std::invalid_argument("'" + source + "' holds no compiled facts (registers, predicted times) for the "
+                                    "space's points: give a compile-only run of it (autotune run SPEC --compile-only)");
     add_compiled_facts(space, facts);
     return found;
 }
@@ -172,6 +190,8 @@ std::size_t add_prior_times(SearchSpace& space, const std::vector<json>& point_p
         else if (!matched[p])
             missing.push_back(p);
     }
+    if (std::none_of(matched.begin(), matched.end(), [](const json* v) { return v != nullptr; }))
+        throw std::invalid_argument(no_point_matched(source));
     if (known.empty())
         throw std::invalid_argument("'" + source + "' has no measured time for any point of the space");
     // The other GPU may have run only a sample of the space: its times, as a forest over the

@@ -36,7 +36,8 @@ void add_compiled_facts(SearchSpace& space, const std::vector<CompiledFacts>& fa
 
 // Joins a compile-only results document of the same space to the points (`point_params`[p]
 // are point p's parameters) and adds its facts (add_compiled_facts); points it lacks get none. Returns how many points it
-// matched; throws std::invalid_argument naming `source` when it matches none.
+// matched; throws std::invalid_argument naming `source` when it matches none, or when what it
+// matches holds no compiled fact (a measured file, an imported Kernel Tuner cache).
 std::size_t add_static_facts(SearchSpace& space, const std::vector<nlohmann::ordered_json>& point_params,
                              const nlohmann::ordered_json& compiled, const std::string& source);
 
@@ -45,10 +46,15 @@ std::size_t add_static_facts(SearchSpace& space, const std::vector<nlohmann::ord
 // compiled facts, blended with the predicted time its baseline). A point that
 // failed there has none; one it did not run (its space was a sample, or smaller) gets the
 // time a forest fitted on its times predicts. Returns how many points had a time there;
-// throws std::invalid_argument naming `source` when none had.
+// throws std::invalid_argument naming `source` when it matches no point or none had a time.
 std::size_t add_prior_times(SearchSpace& space, const std::vector<nlohmann::ordered_json>& point_params,
                             const nlohmann::ordered_json& measured, const std::string& source,
                             MeasuredFigure figure = MeasuredFigure::objective);
+
+// Throws std::invalid_argument naming `source` when `other` holds results of another kernel
+// than `kernel` (its "kernel" field): another kernel's times or facts say nothing of this
+// space, even where its parameters happen to share names and values.
+void require_kernel(const nlohmann::ordered_json& other, const std::string& kernel, const std::string& source);
 
 // The key that joins records of one space: each of `names` with its value (an integral
 // number as an integer, so 4 and 4.0 match; anything else as JSON).
