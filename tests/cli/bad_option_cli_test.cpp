@@ -5,6 +5,7 @@
 #include "support/test_support.hpp"
 
 #include <fmt/format.h>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -99,6 +100,48 @@ TEST_F(BadOption, AProblemVariableSetTwiceInOneProblemIsRefused)
     expect_refused("copy --arch sm_90 --compile-only --problem N=64,N=128 --out " + out_dir(),
                    {"--problem 'N=64,N=128': N is set twice"});
     expect_refused("gemm --arch sm_90 --compile-only --problem M=64,N=64,M=64 --out " + out_dir(), {"M is set twice"});
+}
+
+TEST_F(BadOption, AnOptionGivenAnEmptyValueIsRefusedNamingIt)
+{
+    // Taken as given, --out '' wrote into the working folder and --cache '' used the default cache.
+    const std::string tune = "copy --arch sm_90 --compile-only ";
+    expect_refused(tune + "--out ''", {"--out is given an empty value"});
+    expect_refused(tune + "--out " + out_dir() + " --cache ''", {"--cache is given an empty value"});
+    expect_refused(tune + "--out " + out_dir() + " --compile-option=-lineinfo --compile-option ''",
+                   {"--compile-option is given an empty value"});
+    expect_refused("export t4 missing.json -o ''", {"-o/--output is given an empty value"});
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "sm_90")) << "written into the working folder";
+}
+
+TEST_F(BadOption, WhereACommandWritesIsCheckedBeforeItsWorkAndNamedByItsOption)
+{
+    // A folder that cannot be made: its parent is a file.
+    const auto file = dir.path() / "a-file";
+    std::ofstream(file) << "not a folder\n";
+    const std::string blocked = (file / "sub").string();
+    const std::string results = (test::source_dir() / "results" / "sm_90" / "gemm.json").string();
+    const std::string spec = (test::source_dir() / "kernels" / "copy.toml").string();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"check-model " + spec + " --measured " + results + " --arch sm_90 --points " + blocked + "/p.json", "--points"},
+        {"header " + results + " -o " + blocked + "/h.hpp", "-o"},
+        {"report " + results + " -o " + blocked, "-o"},
+        {"export t4 " + results + " -o " + blocked + "/x.json", "-o"},
+        {"import kt-cache " + results + " -o " + blocked + "/x.json", "-o"},
+        {"compare " + results + " " + results + " --markdown " + blocked + "/x.md", "--markdown"},
+        {"merge " + results + " -o " + blocked + "/x.json", "-o"},
+        {"copy --arch sm_90 --compile-only --out " + out_dir() + " --header " + blocked + "/h.hpp", "--header"},
+    };
+    for (const auto& [arguments, option] : cases)
+        expect_refused(arguments, {option + " " + blocked, "cannot be created"});
+    expect_refused("export t4 " + results + " -o " + dir.path().string(), {"is a directory; name the file to write"});
+    // Written over one of its own parts, a merge that fails later could not be run again.
+    expect_refused("merge " + file.string() + " -o " + file.string(), {"is one of the parts merged"});
+    EXPECT_EQ(test::read_file(file), "not a folder\n");
+    // Folders made to check where a command writes go again when its input is then refused.
+    const auto unmade = dir.path() / "unmade";
+    expect_refused("export t4 missing.json -o " + (unmade / "deeper" / "x.json").string(), {"missing.json", "not found"});
+    EXPECT_FALSE(std::filesystem::exists(unmade)) << "a folder made for the check was left behind";
 }
 
 TEST_F(BadOption, AFirstArgumentThatIsNeitherACommandNorAKernelIsNamedAsSuchBeforeAnyOption)

@@ -10,6 +10,7 @@
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "cli/compile_cache_option.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/nvrtc_option.hpp"
 #include "cli/worker_programs.hpp"
@@ -110,6 +111,8 @@ int check_model(const CheckOptions& o)
         throw UsageError("autotune check-model needs --measured FILE (a Kernel Tuner cache, a T4 document or an autotune results file)");
     if (!std::filesystem::is_regular_file(o.measured))
         throw UsageError(fmt::format("--measured '{}' not found", o.measured));
+    if (!o.points.empty())
+        require_writable_file("--points", o.points);
     MeasuredFile measured;
     try {
         measured = read_measured_file(o.measured);

@@ -6,6 +6,7 @@
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_paths.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
 #include "rank/compare_results.hpp"
@@ -130,6 +131,8 @@ int compare_command(const Arguments& args)
     if (sides.size() != 2)
         throw UsageError("autotune compare needs BASE and NEW, each a results file or a directory of results");
 
+    if (!markdown.empty())
+        require_writable_file("--markdown", markdown);
     Comparison comparison;
     try {
         const auto base = read_side(sides[0], "BASE");

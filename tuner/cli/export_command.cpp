@@ -4,6 +4,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
@@ -40,6 +41,7 @@ int export_command(const Arguments& args)
         throw UsageError("autotune export t4 takes one results file: autotune export t4 RESULTS -o FILE");
     if (out.empty())
         throw UsageError("autotune export t4 needs -o FILE, the T4 document to write");
+    require_writable_file("-o", out);
     const std::string& path = positional[1];
     nlohmann::ordered_json t4;
     try {

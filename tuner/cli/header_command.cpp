@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/compile_cache_option.hpp"
 #include "cli/header_generation.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 
 #include <boost/program_options.hpp>
@@ -35,6 +36,7 @@ int header_command(const Arguments& args)
         throw UsageError("autotune header needs results files, e.g. results/sm_80/gemm.json results/sm_90/gemm.json");
     if (output.empty())
         throw UsageError("autotune header needs -o FILE: where to write the header");
+    require_writable_file("-o", output);
     CompileSettings settings;
     if (check)
         use_compile_cache(cache, settings, [](const std::string& said) { std::cerr << said << "\n"; });

@@ -5,6 +5,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "util/atomic_file.hpp"
@@ -45,6 +46,7 @@ int import_command(const Arguments& args)
         throw UsageError("autotune import kt-cache takes one FILE: autotune import kt-cache FILE -o RESULTS");
     if (out.empty())
         throw UsageError("autotune import needs -o RESULTS, the results file to write");
+    require_writable_file("-o", out);
     const std::string& file = positional[1];
 
     json results;

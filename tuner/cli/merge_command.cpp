@@ -3,6 +3,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 #include "emit/merge_results.hpp"
 #include "emit/results_reader.hpp"
@@ -10,6 +11,8 @@
 #include "util/one_line.hpp"
 
 #include <boost/program_options.hpp>
+#include <filesystem>
+#include <fmt/format.h>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -30,6 +33,13 @@ int merge_command(const Arguments& args)
     if (paths.empty() || output.empty())
         throw UsageError("autotune merge needs the parts and -o FILE, e.g. autotune merge results/sm_90/gemm.shard-*-of-4.json "
                          "-o results/sm_90/gemm.json");
+    require_writable_file("-o", output);
+    // Written over one of its parts, a failed merge later could not be run again.
+    for (const auto& path : paths) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(path, output, ec))
+            throw UsageError(fmt::format("-o {} is one of the parts merged ({}); write the merged file elsewhere", output, path));
+    }
     std::size_t variants = 0;
     try {
         std::vector<nlohmann::ordered_json> parts;

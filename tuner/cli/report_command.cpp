@@ -3,6 +3,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 #include "emit/markdown_peers.hpp"
 #include "emit/markdown_report.hpp"
@@ -39,6 +40,7 @@ int report_command(const Arguments& args)
         return exit_ok;
     if (paths.empty())
         throw UsageError("autotune report needs results files, e.g. results/sm_90/gemm.json");
+    require_writable_folder("-o", out_dir);
 
     // Read everything first, the peers files beside the results included: a bad file is bad
     // input, and nothing is written. Each tuned problem of a file (a spec's [[problems]])

@@ -9,6 +9,7 @@
 #include "cli/compile_cache_option.hpp"
 #include "cli/header_generation.hpp"
 #include "cli/option_range.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/nvrtc_option.hpp"
 #include "cli/worker_programs.hpp"
@@ -228,16 +229,11 @@ void find_measuring_device(const ArchTarget& arch, TuneSetup& setup)
 // --out (where the results file goes) and --header, before anything is compiled for them.
 void require_writable_outputs(const TuneOptions& o, const ArchTarget& arch)
 {
+    if (!o.header.empty()) // first: a bad --header leaves no results folder made for nothing
+        require_writable_file("--header", o.header);
     const auto results_dir = std::filesystem::path(o.out) / arch.name();
     if (const auto why_not = why_not_writable_directory(results_dir))
         throw UsageError(fmt::format("--out {}: {} {}", o.out, results_dir.string(), *why_not));
-    if (o.header.empty())
-        return;
-    if (std::filesystem::is_directory(o.header))
-        throw UsageError(fmt::format("--header {} is a directory; name the header file to write", o.header));
-    const auto header_dir = std::filesystem::path(o.header).parent_path();
-    if (const auto why_not = why_not_writable_directory(header_dir.empty() ? "." : header_dir))
-        throw UsageError(fmt::format("--header {}: {} {}", o.header, header_dir.string(), *why_not));
 }
 
 MeasureSettings measure_settings(const TuneOptions& o, const GpuDevice& device, const NvrtcLibrary& nvrtc,

@@ -12,6 +12,10 @@ namespace autotune {
 // and a probe file written there and removed); else why not, to follow the path in a
 // message: "is not a directory", "cannot be created (Not a directory)", "cannot be
 // written (No space left on device)".
-[[nodiscard]] std::optional<std::string> why_not_writable_directory(const std::filesystem::path& dir);
+// `created` says whether folders made for the test stay: a command that checks where it
+// will write before reading its inputs must leave nothing behind when an input is refused.
+enum class CreatedFolders { kept, removed };
+[[nodiscard]] std::optional<std::string> why_not_writable_directory(const std::filesystem::path& dir,
+                                                                    CreatedFolders created = CreatedFolders::kept);
 
 } // namespace autotune
