@@ -131,6 +131,7 @@ TEST_F(BadOption, WhereACommandWritesIsCheckedBeforeItsWorkAndNamedByItsOption)
         {"compare " + results + " " + results + " --markdown " + blocked + "/x.md", "--markdown"},
         {"merge " + results + " -o " + blocked + "/x.json", "-o"},
         {"copy --arch sm_90 --compile-only --out " + out_dir() + " --header " + blocked + "/h.hpp", "--header"},
+        {"roofline --out " + blocked, "--out"},
     };
     for (const auto& [arguments, option] : cases)
         expect_refused(arguments, {option + " " + blocked, "cannot be created"});

@@ -10,8 +10,6 @@ namespace autotune::cli {
 
 void require_writable_file(const std::string& option, const std::string& path)
 {
-    if (path.empty())
-        throw UsageError(fmt::format("{} is empty; name the file to write", option));
     if (std::filesystem::is_directory(path))
         throw UsageError(fmt::format("{} {} is a directory; name the file to write", option, path));
     const auto folder = std::filesystem::path(path).parent_path();
@@ -21,8 +19,6 @@ void require_writable_file(const std::string& option, const std::string& path)
 
 void require_writable_folder(const std::string& option, const std::string& path)
 {
-    if (path.empty())
-        throw UsageError(fmt::format("{} is empty; name the folder to write in", option));
     if (const auto why_not = why_not_writable_directory(path, CreatedFolders::removed))
         throw UsageError(fmt::format("{} {} {}", option, path, *why_not));
 }

@@ -6,8 +6,8 @@
 
 namespace autotune::cli {
 
-// `path` can be written as a file: it is not empty or a directory, and its folder can be
-// created and written in. Nothing is left behind: folders made to find out are removed,
+// `path` (not empty: CommandLine::parse refuses an option's empty value) can be written as
+// a file: it is not a directory, and its folder can be created and written in. Nothing is left behind: folders made to find out are removed,
 // so an input refused after this check leaves no trace. Throws UsageError: "-o /proc/x/h.hpp: /proc/x cannot be created (...)".
 void require_writable_file(const std::string& option, const std::string& path);
 

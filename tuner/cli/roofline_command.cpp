@@ -7,6 +7,7 @@
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
 #include "cli/nvrtc_option.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
 #include "measure/ceilings_probe.hpp"
 #include "measure/gpu_devices.hpp"
@@ -39,6 +40,9 @@ int roofline_command(const Arguments& args)
     } catch (const NvrtcLibraryError& e) {
         throw UsageError(e.what());
     }
+    // Where the ceilings go is checked before measuring them: a measurement is never lost to a bad --out.
+    const auto devices_dir = (std::filesystem::path(out) / "devices").string();
+    require_writable_folder("--out", devices_dir);
     std::string why_not;
     const auto driver = CudaDriver::load(why_not);
     // No driver, or one that sees no device, is a fact about the machine: nothing about
@@ -55,7 +59,7 @@ int roofline_command(const Arguments& args)
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    const auto path = write_measured_ceilings(std::filesystem::path(out) / "devices", ceilings);
+    const auto path = write_measured_ceilings(devices_dir, ceilings);
     print_written(json,
                   {{"written", {path.string()}}, {"device", ceilings.device},
                    {"arch", fmt::format("sm_{}", ceilings.compute_capability)}, {"bandwidth_gbs", ceilings.bandwidth_gbs},
