@@ -420,6 +420,61 @@ TEST(CubinInfo, AgreesWithCuobjdump)
     }
 }
 
+// The loops the machine code kept: its backward branches, as cuobjdump -sass shows them
+// (a BRA whose target is at or before its own address), and none in code without a loop.
+TEST(CubinInfo, BackwardBranchesAgreeWithCuobjdump)
+{
+    const std::string cuobjdump = find_tool("cuobjdump");
+    if (cuobjdump.empty())
+        GTEST_SKIP() << "cuobjdump is neither in " << test::cuda_bin_dir() << " nor on PATH";
+    const std::string kernels = R"(
+extern "C" __global__ void straight(float* p) { p[threadIdx.x] *= 2.0f; }
+extern "C" __global__ void summing(float* p, int n) {
+    float s = 0;
+    #pragma unroll 1
+    for (int i = 0; i < n; ++i) s += p[i * blockDim.x + threadIdx.x];
+    p[threadIdx.x] = s;
+}
+extern "C" __global__ void nested(float* p, const float* q, int n) {
+    float s[4] = {0, 0, 0, 0};
+    for (int k = 0; k < n; k += 16)
+        for (int i = 0; i < 16; i += 2)
+            #pragma unroll
+            for (int j = 0; j < 4; ++j) s[j] += q[(k + i) * 4 + j] * p[k + i];
+    for (int j = 0; j < 4; ++j) p[j * blockDim.x + threadIdx.x] = s[j];
+}
+)";
+    for (const std::string arch : {"sm_75", "sm_86", "sm_90", "sm_120"}) {
+        SCOPED_TRACE(arch);
+        const Compiled c = compile(kernels, arch);
+        const test::TempDir dir;
+        const auto path = dir.path() / "loops.cubin";
+        std::ofstream(path, std::ios::binary) << c.cubin;
+        const auto dump = test::run_command(cuobjdump + " -sass " + path.string());
+        ASSERT_EQ(dump.exit_code, 0) << dump.err;
+        const CubinInfo cubin = read_cubin(c.cubin);
+        for (const std::string name : {"straight", "summing", "nested"}) {
+            SCOPED_TRACE(name);
+            // The function's listing: from its header to the next one.
+            const std::size_t from = dump.out.find("Function : " + name + "\n");
+            ASSERT_NE(from, std::string::npos);
+            const std::string listing = dump.out.substr(from, dump.out.find("Function : ", from + 1) - from);
+            int backward = 0;
+            const std::regex branch(R"(/\*([0-9a-f]{4,})\*/[^\n;]*\bBRA\b[^\n;]* 0x([0-9a-f]+)\s*;)");
+            for (auto it = std::sregex_iterator(listing.begin(), listing.end(), branch); it != std::sregex_iterator(); ++it) {
+                const auto at = std::stoll((*it)[1], nullptr, 16);
+                const auto target = std::stoll((*it)[2], nullptr, 16);
+                // The self-branch closing the section never issues and is not counted.
+                if (target <= at && at < find_function(cubin, name).entry_code_bytes)
+                    ++backward;
+            }
+            EXPECT_EQ(find_function(cubin, name).entry_loops, backward);
+        }
+        EXPECT_EQ(find_function(cubin, "straight").entry_loops, 0);
+        EXPECT_GE(find_function(cubin, "summing").entry_loops, 1);
+    }
+}
+
 } // namespace
 } // namespace autotune
 

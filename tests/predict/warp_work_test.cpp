@@ -264,7 +264,7 @@ TEST(WarpWork, MachineCodeScalesTheIssueSlotsOfTheRunAndOfEachPhase)
     const WarpWork ptx = w;
     ASSERT_GT(ptx.static_issue, 0);
     // ptxas made one and a half machine instructions of each PTX one.
-    count_machine_code(w, 1.5 * ptx.static_issue);
+    count_machine_code(w, 1.5 * ptx.static_issue, 1); // the machine code kept the loop
     EXPECT_DOUBLE_EQ(w.issue, 1.5 * ptx.issue);
     EXPECT_DOUBLE_EQ(w.static_issue, 1.5 * ptx.static_issue);
     EXPECT_DOUBLE_EQ(w.phases[0].issue, 1.5 * ptx.phases[0].issue);
@@ -275,8 +275,41 @@ TEST(WarpWork, MachineCodeScalesTheIssueSlotsOfTheRunAndOfEachPhase)
     EXPECT_DOUBLE_EQ(w.shared_wavefronts, ptx.shared_wavefronts);
     // No machine code known: the PTX's counts stand.
     WarpWork unknown = ptx;
-    count_machine_code(unknown, 0);
+    count_machine_code(unknown, 0, 0);
     EXPECT_DOUBLE_EQ(unknown.issue, ptx.issue);
+}
+
+TEST(WarpWork, ALoopPtxasUnrolledFullyIsCountedAsItsCopiesNotAsLongerCode)
+{
+    // An outer loop over an argument's bound (ptxas cannot unroll it) around an inner loop
+    // of 16 trips the code fixes. With the inner one unrolled, the machine code holds 16
+    // copies of its body: as long as the PTX with those copies, it is one for one.
+    const std::string inner = "\tmov.u32 %r2, 0;\n$L__BB0_2:\n\tfma.rn.f32 %f1, %f1, %f1, %f1;\n"
+                              "\tfma.rn.f32 %f2, %f2, %f2, %f2;\n\tadd.s32 %r2, %r2, 1;\n"
+                              "\tsetp.lt.s32 %p2, %r2, 16;\n\t@%p2 bra $L__BB0_2;\n";
+    const std::string body = "\tld.param.u32 %r9, [k_param_0];\n\tmov.u32 %r1, 0;\n$L__BB0_1:\n" + inner +
+                             "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, %r9;\n\t@%p1 bra $L__BB0_1;\n";
+    WarpWork w = analyse_warp_work(find_ptx_kernel(test::ptx_entry(body), "k"), {64});
+    ASSERT_EQ(w.loops.size(), 2u);
+    EXPECT_FALSE(w.loops[0].literal_trips); // the bound is an argument
+    EXPECT_TRUE(w.loops[1].literal_trips);
+    EXPECT_EQ(w.loops[1].parent, 0);
+    EXPECT_DOUBLE_EQ(w.loops[1].trips, 16);
+    const WarpWork ptx = w;
+    const double unrolled_static = ptx.static_issue + 15 * ptx.loops[1].static_issue;
+
+    count_machine_code(w, unrolled_static, 1);
+    EXPECT_DOUBLE_EQ(w.issue, ptx.issue);
+    // Read as if ptxas had expanded every instruction instead, the inner loop's work
+    // would count many times over.
+    WarpWork even = ptx;
+    count_machine_code(even, unrolled_static, 2);
+    EXPECT_GT(even.issue, 5 * ptx.issue);
+    // Only loops the code bounds are unrolled: with the outer one's copies missing as well,
+    // the inner one alone is taken.
+    WarpWork both = ptx;
+    count_machine_code(both, unrolled_static, 0);
+    EXPECT_DOUBLE_EQ(both.issue, ptx.issue);
 }
 
 TEST(WarpWork, ABarrierWaitsForEverythingBeforeItIncludingLoadsStoredToSharedMemory)

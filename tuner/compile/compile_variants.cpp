@@ -94,6 +94,7 @@ CompiledVariant inspect(const CompilerRun& run, const CompileRequest& request, c
         v.resources = combine_resource_usage(parse_ptxas_log(v.log, out.lowered_name), function, policy);
         v.sass_sha256 = function.sass_sha256;
         v.machine_instructions = function.entry_code_bytes / machine_instruction_bytes;
+        v.machine_loops = function.entry_loops;
     } catch (const std::exception& e) { // CubinError, ResourceMismatch
         v.error = e.what();
         return v;

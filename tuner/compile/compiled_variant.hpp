@@ -39,6 +39,7 @@ struct CompiledVariant {
     // Instructions of the entry's own machine code that can issue (CubinFunctionInfo::
     // entry_code_bytes); 0 where no cubin was read.
     std::int64_t machine_instructions = 0;
+    int machine_loops = 0;            // backward branches in that code (CubinFunctionInfo::entry_loops)
     // No compiler ran for this variant: its compile came from the on-disk cache, or from
     // an earlier variant of the same run with an identical request.
     bool cache_hit = false;

@@ -34,6 +34,8 @@ struct CubinFunctionInfo {
     // placed after it (a division's slow path, say), which runs only when called, and
     // without the self-branch and NOPs that close the section.
     std::int64_t entry_code_bytes = 0;
+    // Backward branches in that code: the loops ptxas kept (one it unrolled fully has none).
+    int entry_loops = 0;
     std::string sass_sha256;            // SHA-256 of the .text.<function> bytes: the machine-code identity
 };
 

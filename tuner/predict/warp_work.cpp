@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -176,6 +177,7 @@ struct Loop {
     std::size_t entry = 0;     // where execution enters: head, or a label inside
     std::size_t exit_test = 0; // the leaving branch's position: latch, or inside
     bool rotated = false;
+    bool literal_trips = false; // start and bound are in the code, not arguments: ptxas may unroll it fully
 
     // How often the instruction at `position` (inside the loop) runs per entry.
     [[nodiscard]] double runs_at(std::size_t position) const
@@ -232,6 +234,7 @@ public:
             if (!work.phases.empty())
                 count(work.phases[phase], i, c, w);
         }
+        describe_loops(work);
         std::unordered_map<std::string, double> ready;
         work.latency_cycles = simulate(0, body_.size(), ready, 0.0);
         // Each phase starts when the barrier before it releases the block: its chain is its own.
@@ -243,6 +246,26 @@ public:
     }
 
 private:
+    // Each loop's body once, its trips and the loop it sits in (loops_ is outer first).
+    void describe_loops(WarpWork& work) const
+    {
+        for (std::size_t l = 0; l < loops_.size(); ++l) {
+            const Loop& loop = loops_[l];
+            PtxLoop described;
+            for (std::size_t i = loop.head; i <= loop.latch; ++i)
+                if (!body_[i].is_label())
+                    described.static_issue += cost(i).issue;
+            described.trips = loop.trips;
+            described.literal_trips = loop.known && loop.literal_trips;
+            for (std::size_t outer = l; outer-- > 0;)
+                if (loops_[outer].head <= loop.head && loop.latch <= loops_[outer].latch) {
+                    described.parent = static_cast<int>(outer);
+                    break;
+                }
+            work.loops.push_back(described);
+        }
+    }
+
     void count(WarpCounts& work, std::size_t i, const InstructionCost& c, double w) const
     {
         work.issue += w * c.issue;
@@ -358,7 +381,9 @@ private:
 
     // The constant value of `operand` at `before`: an immediate, or a register last set
     // from one through a chain of moves.
-    std::optional<std::int64_t> constant_value(std::string_view operand, std::size_t before, int depth = 0) const
+    // With `arguments` false, only a value the code itself holds (what ptxas sees too).
+    std::optional<std::int64_t> constant_value(std::string_view operand, std::size_t before, int depth = 0,
+                                               bool arguments = true) const
     {
         if (const auto value = ptx_integer(operand))
             return value;
@@ -367,15 +392,15 @@ private:
         const PtxInstruction* def = definition(operand, 0, before);
         if (def != nullptr && def->base() == "ld" && def->has_part("param") && def->operands.size() == 2) {
             const auto index = ptx_parameter_index(def->operands[1]);
-            if (index && *index < parameters_.size())
+            if (arguments && index && *index < parameters_.size())
                 return parameters_[*index];
             return std::nullopt;
         }
         if (def != nullptr && def->base() == "cvt" && def->operands.size() == 2) // widened: cvt.s64.s32
-            return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1);
+            return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1, arguments);
         if (def == nullptr || def->base() != "mov" || def->operands.size() != 2)
             return std::nullopt;
-        return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1);
+        return constant_value(def->operands[1], static_cast<std::size_t>(def - body_.data()), depth + 1, arguments);
     }
 
     // Trip count of a loop from its exit test: "@%p bra HEAD" after "setp.ne.s32 %p, %r,
@@ -446,6 +471,8 @@ private:
             if (trips >= 1 && trips < 1e9) {
                 loop.trips = trips;
                 loop.known = true;
+                loop.literal_trips = constant_value(other, loop.head, 0, false).has_value() &&
+                                     constant_value(variable, loop.head, 0, false).has_value();
             }
             return;
         }
@@ -711,11 +738,63 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
     add_spill_traffic(work, accesses, loads, work.static_issue > 0 ? work.issue / work.static_issue : 1.0);
 }
 
-void count_machine_code(WarpWork& work, double machine_instructions)
+namespace {
+
+// The PTX's issue slots each once, as ptxas would have them had it unrolled `unrolled` of
+// its loops fully: innermost first (a loop whose inner loops are all unrolled), only those
+// whose trips the code fixes, the smallest unrolled body first, as ptxas' size limit favours.
+double static_issue_unrolled(const WarpWork& work, int unrolled)
+{
+    const std::size_t n = work.loops.size();
+    std::vector<bool> is_unrolled(n, false);
+    // A loop's body with its inner loops as ptxas left them, and the same as its loop
+    // leaves it in the code around it (`trips` copies where unrolled).
+    std::function<double(std::size_t)> body;
+    const auto in_place = [&](std::size_t l) { return is_unrolled[l] ? work.loops[l].trips * body(l) : body(l); };
+    body = [&](std::size_t l) {
+        double size = work.loops[l].static_issue;
+        for (std::size_t inner = l + 1; inner < n; ++inner)
+            if (work.loops[inner].parent == static_cast<int>(l))
+                size += in_place(inner) - work.loops[inner].static_issue;
+        return size;
+    };
+    for (int round = 0; round < unrolled; ++round) {
+        std::optional<std::size_t> pick;
+        double pick_size = 0;
+        for (std::size_t l = 0; l < n; ++l) {
+            if (is_unrolled[l] || !work.loops[l].literal_trips)
+                continue;
+            bool innermost = true;
+            for (std::size_t inner = l + 1; inner < n && innermost; ++inner)
+                innermost = work.loops[inner].parent != static_cast<int>(l) || is_unrolled[inner];
+            const double size = work.loops[l].trips * body(l);
+            if (innermost && (!pick || size < pick_size)) {
+                pick = l;
+                pick_size = size;
+            }
+        }
+        if (!pick)
+            break;
+        is_unrolled[*pick] = true;
+    }
+    double total = work.static_issue;
+    for (std::size_t l = 0; l < n; ++l)
+        if (work.loops[l].parent < 0)
+            total += in_place(l) - work.loops[l].static_issue;
+    return total;
+}
+
+} // namespace
+
+void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops)
 {
     if (machine_instructions <= 0 || work.static_issue <= 0)
         return;
-    const double expansion = machine_instructions / work.static_issue;
+    // Fewer loops in the machine code than in the PTX: ptxas unrolled some fully, and their
+    // copies are code it made, not code that runs more often.
+    const int unrolled = static_cast<int>(work.loops.size()) - machine_loops;
+    const double ptx_static = unrolled > 0 ? static_issue_unrolled(work, unrolled) : work.static_issue;
+    const double expansion = machine_instructions / ptx_static;
     for (WarpCounts& phase : work.phases) {
         phase.issue *= expansion;
         phase.static_issue *= expansion;

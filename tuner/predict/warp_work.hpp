@@ -54,9 +54,20 @@ struct WarpCounts {
     double latency_cycles = 0;
 };
 
+// One loop of the PTX (a backward branch): its body's issue slots, each once (inner loops'
+// included), its trips per entry, and whether the code fixes them (start and bound are in
+// it, not arguments), so that ptxas may unroll it fully.
+struct PtxLoop {
+    double static_issue = 0;
+    double trips = 0;
+    bool literal_trips = false;
+    int parent = -1; // the loop it sits in (an index into WarpWork::loops), -1 for none
+};
+
 struct WarpWork : WarpCounts {
     // Loops whose trip count the PTX did not show (counted once per entry).
     int unknown_trip_counts = 0;
+    std::vector<PtxLoop> loops; // outer ones first
     // Where barriers outside every loop split the block's run (a fill of shared memory,
     // then the work on it), the counts of each part between them, in order; empty where
     // no such barrier runs. The parts' counts add up to the whole's; each part's latency
@@ -78,7 +89,10 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
 // subroutine, spill instructions left out: add_spills counts those), each issue slot the
 // PTX counted stands for machine_instructions / static_issue of them, as if ptxas
 // expanded the code evenly: the run's and every phase's issue scale by that ratio.
-void count_machine_code(WarpWork& work, double machine_instructions);
+// Where the machine code has fewer loops (backward branches, `machine_loops`) than the
+// PTX, ptxas unrolled the difference fully (the innermost loops whose trips the code
+// fixes, smallest first): their copies are counted as PTX before the ratio is taken.
+void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops);
 
 [[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {},
                                          const std::optional<BlockShape>& block = std::nullopt,
