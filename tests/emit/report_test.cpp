@@ -127,6 +127,15 @@ TEST(MarkdownReport, WritesEveryFigureOneWay)
     EXPECT_EQ(md.find(".0 "), std::string::npos) << md;
 }
 
+TEST(MarkdownReport, AProblemWithoutFlopsHasTheBandwidthsRoofAlone)
+{
+    const std::string md = markdown_report_section(measured_results(0), {}, 3);
+    EXPECT_THAT(md, HasSubstr("1000 MB moved at least, and no flops (a [cost] table's flops; a T1 file gives none); the "
+                              "roof is the bandwidth's alone: 3000 GB/s (test)."));
+    EXPECT_EQ(md.find("-bound"), std::string::npos) << md;
+    EXPECT_EQ(md.find("flop/byte"), std::string::npos) << md;
+}
+
 TEST(MarkdownReport, ShowsTheBestVariantsAsNvccBuildsThemAndWhichTheHeaderKeeps)
 {
     auto results = measured_results(1e11);

@@ -1,6 +1,7 @@
 // The results file and the table, from a hand-built TuningRun.
 #include "emit/compile_table.hpp"
 #include "emit/results_json.hpp"
+#include "rank/roofline.hpp"
 
 #include "support/test_support.hpp"
 
@@ -190,6 +191,24 @@ TEST(CompileTable, TheSummarySaysWhyAProblemHasNoRoofline)
     run.ranking->bytes = 1e6; // a cost, and no device to put it against
     run.ranking->ceilings.reset();
     EXPECT_THAT(compile_summary(run), HasSubstr("1 MB; no ceilings for sm_90 (--device names a device)"));
+}
+
+TEST(CompileTable, AProblemWithoutFlopsIsNotCalledMemoryBound)
+{
+    // A T1 file's GEMM: bytes from its buffers, no flops. Its intensity of 0 says nothing
+    // of the work, only that the spec gave none: the bandwidth's roof is all there is.
+    TuningRun run = sample_run();
+    ProblemRanking ranking;
+    ranking.ceilings = Ceilings{35000, 936, 1695, "datasheet: rtx-3090", 6 << 20};
+    ranking.bytes = 268e6;
+    ranking.roofline = roofline_for(0, ranking.bytes, *ranking.ceilings);
+    run.ranking = ranking;
+    EXPECT_THAT(compile_summary(run), HasSubstr("268 MB and no flops (a [cost] table's flops; a T1 file gives none): the "
+                                                "roof is the bandwidth's alone (936 GB/s, ceilings from datasheet: rtx-3090)"));
+    EXPECT_THAT(compile_summary(run), Not(HasSubstr("memory-bound")));
+    run.ranking->flops = 1.1e12; // with flops, the bound is the intensity's
+    run.ranking->roofline = roofline_for(run.ranking->flops, run.ranking->bytes, *run.ranking->ceilings);
+    EXPECT_THAT(compile_summary(run), HasSubstr("1.1e+03 GFLOP, 268 MB, 4.1e+03 flop/byte: compute-bound"));
 }
 
 } // namespace

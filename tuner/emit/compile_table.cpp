@@ -196,7 +196,11 @@ std::string winner_summary(const TuningRun& run)
     const ProblemRanking& r = *run.ranking;
     std::string text;
     const std::string problem = run.problem.values.empty() ? "" : " " + run.problem.to_string(); // T1 files may have none
-    if (r.roofline)
+    if (r.roofline && r.flops <= 0) // a copy kernel's, or a spec that gives no flops: not "memory-bound" by its work
+        text += fmt::format("\nproblem{}: {:.3g} MB and no flops (a [cost] table's flops; a T1 file gives none): the roof "
+                            "is the bandwidth's alone ({:.3g} GB/s, ceilings from {})",
+                            problem, r.bytes / 1e6, r.ceilings->bandwidth_gbs, r.ceilings->source);
+    else if (r.roofline)
         text += fmt::format("\nproblem{}: {:.3g} GFLOP, {:.3g} MB, {:.3g} flop/byte: {}-bound (ridge {:.3g} flop/byte, "
                             "ceilings from {})",
                             problem, r.flops / 1e9, r.bytes / 1e6, r.flops / r.bytes,

@@ -50,9 +50,18 @@ std::string markdown_report_section(const json& results, const std::vector<Repor
         md += fmt::format("**Nothing was measured** ({}): every figure below is the model's prediction.\n\n",
                           results.value("not_measured", json()).is_null() ? "compile-only run"
                               : results.at("not_measured").get<std::string>());
-    md += fmt::format("Problem {}: {} GFLOP, {} MB moved at least, {} flop/byte", variables,
-                      figure(problem.at("flops"), 1e-9), figure(problem.at("bytes"), 1e-6), figure(problem.at("intensity")));
-    if (!problem.at("ceilings").is_null())
+    const bool flops_given = problem.at("flops").get<double>() > 0;
+    if (flops_given)
+        md += fmt::format("Problem {}: {} GFLOP, {} MB moved at least, {} flop/byte", variables,
+                          figure(problem.at("flops"), 1e-9), figure(problem.at("bytes"), 1e-6), figure(problem.at("intensity")));
+    else // a copy kernel's, or a spec that gives no flops (a T1 file): no intensity to be bound by
+        md += fmt::format("Problem {}: {} MB moved at least, and no flops (a [cost] table's flops; a T1 file gives none)",
+                          variables, figure(problem.at("bytes"), 1e-6));
+    if (!problem.at("ceilings").is_null() && !flops_given)
+        md += fmt::format("; the roof is the bandwidth's alone: {} GB/s ({}).\n\n",
+                          figure(problem.at("ceilings").at("bandwidth_gbs")),
+                          problem.at("ceilings").at("source").get<std::string>());
+    else if (!problem.at("ceilings").is_null())
         md += fmt::format("; ridge {} flop/byte, so **{}-bound**. Ceilings: {} GFLOP/s and {} GB/s at {} MHz ({}).\n\n",
                           figure(problem.at("ridge")), problem.at("bound").get<std::string>(),
                           figure(problem.at("ceilings").at("compute_gflops")),
