@@ -57,18 +57,18 @@ std::string markdown_report_section(const json& results, const std::vector<Repor
     else // a copy kernel's, or a spec that gives no flops (a T1 file): no intensity to be bound by
         md += fmt::format("Problem {}: {} MB moved at least, and no flops (a [cost] table's flops; a T1 file gives none)",
                           variables, figure(problem.at("bytes"), 1e-6));
-    if (!problem.at("ceilings").is_null() && !flops_given)
+    if (problem.at("ceilings").is_null())
+        md += "; no ceilings are known for this architecture.\n\n";
+    else if (!flops_given)
         md += fmt::format("; the roof is the bandwidth's alone: {} GB/s ({}).\n\n",
                           figure(problem.at("ceilings").at("bandwidth_gbs")),
                           problem.at("ceilings").at("source").get<std::string>());
-    else if (!problem.at("ceilings").is_null())
+    else
         md += fmt::format("; ridge {} flop/byte, so **{}-bound**. Ceilings: {} GFLOP/s and {} GB/s at {} MHz ({}).\n\n",
                           figure(problem.at("ridge")), problem.at("bound").get<std::string>(),
                           figure(problem.at("ceilings").at("compute_gflops")),
                           figure(problem.at("ceilings").at("bandwidth_gbs")), figure(problem.at("ceilings").at("clock_mhz")),
                           problem.at("ceilings").at("source").get<std::string>());
-    else
-        md += "; no ceilings are known for this architecture.\n\n";
     for (const auto& picture : pictures)
         md += fmt::format("![{}]({})\n\n", picture.alt, picture.file);
 

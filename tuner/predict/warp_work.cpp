@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -745,43 +744,40 @@ namespace {
 // whose trips the code fixes, the smallest unrolled body first, as ptxas' size limit favours.
 double static_issue_unrolled(const WarpWork& work, int unrolled)
 {
-    const std::size_t n = work.loops.size();
+    const std::vector<PtxLoop>& loops = work.loops;
+    const std::size_t n = loops.size();
     std::vector<bool> is_unrolled(n, false);
-    // A loop's body with its inner loops as ptxas left them, and the same as its loop
-    // leaves it in the code around it (`trips` copies where unrolled).
-    std::function<double(std::size_t)> body;
-    const auto in_place = [&](std::size_t l) { return is_unrolled[l] ? work.loops[l].trips * body(l) : body(l); };
-    body = [&](std::size_t l) {
-        double size = work.loops[l].static_issue;
-        for (std::size_t inner = l + 1; inner < n; ++inner)
-            if (work.loops[inner].parent == static_cast<int>(l))
-                size += in_place(inner) - work.loops[inner].static_issue;
-        return size;
+    // Each loop's body with its inner loops' copies, and whether an inner loop is kept; one
+    // pass from the innermost (loops are outer first, so an inner loop comes after its parent).
+    std::vector<double> body(n);
+    std::vector<bool> keeps_inner(n);
+    const auto measure = [&] {
+        for (std::size_t l = 0; l < n; ++l) {
+            body[l] = loops[l].static_issue;
+            keeps_inner[l] = false;
+        }
+        double total = work.static_issue;
+        for (std::size_t l = n; l-- > 0;) {
+            const double in_place = is_unrolled[l] ? loops[l].trips * body[l] : body[l];
+            double& around = loops[l].parent >= 0 ? body[static_cast<std::size_t>(loops[l].parent)] : total;
+            around += in_place - loops[l].static_issue;
+            if (loops[l].parent >= 0 && !is_unrolled[l])
+                keeps_inner[static_cast<std::size_t>(loops[l].parent)] = true;
+        }
+        return total;
     };
     for (int round = 0; round < unrolled; ++round) {
+        measure();
         std::optional<std::size_t> pick;
-        double pick_size = 0;
-        for (std::size_t l = 0; l < n; ++l) {
-            if (is_unrolled[l] || !work.loops[l].literal_trips)
-                continue;
-            bool innermost = true;
-            for (std::size_t inner = l + 1; inner < n && innermost; ++inner)
-                innermost = work.loops[inner].parent != static_cast<int>(l) || is_unrolled[inner];
-            const double size = work.loops[l].trips * body(l);
-            if (innermost && (!pick || size < pick_size)) {
+        for (std::size_t l = 0; l < n; ++l)
+            if (!is_unrolled[l] && loops[l].literal_trips && !keeps_inner[l] &&
+                (!pick || loops[l].trips * body[l] < loops[*pick].trips * body[*pick]))
                 pick = l;
-                pick_size = size;
-            }
-        }
         if (!pick)
             break;
         is_unrolled[*pick] = true;
     }
-    double total = work.static_issue;
-    for (std::size_t l = 0; l < n; ++l)
-        if (work.loops[l].parent < 0)
-            total += in_place(l) - work.loops[l].static_issue;
-    return total;
+    return measure();
 }
 
 } // namespace
