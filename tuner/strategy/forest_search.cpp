@@ -24,7 +24,8 @@
 // What is known before measuring (the space's facts: compiled facts, another GPU's times)
 // are features of the tree beside the parameters; the space's guess (its baseline where it
 // has one: the model's and another GPU's times blended) chooses half of the initial design
-// (spread over its first 1 %), and the tree then models the measured time relative to it.
+// (spread over its first 1 %), and the tree then models the measured time relative to it
+// for as long as the fastest point measured is one of those first 1 % (follows_guess).
 // The cadences were chosen on the three replayed Kernel Tuner spaces; docs/search-benchmark.md
 // shows what the neighbouring settings give (polish matters most) and a leave-one-out check.
 #include "strategy/capped_times.hpp"
@@ -220,6 +221,20 @@ std::vector<std::size_t> polish_candidates(const SearchRun& run, const SpaceGeom
     return candidates;
 }
 
+// Whether the tree models the corrections to the guess this step: only while the fastest
+// point measured is one of the guess's first 1 % (`top`). A guess right at the top is worth
+// following closely; once a point outside that share measures faster, the guess is wrong
+// where it matters, and its corrections are as hard to learn as the times themselves. The
+// tree then models the times (the guess stays one of its features), as with nothing known.
+// With the RTX 3090's times as the 3060 Laptop's prior on the GEMM, the 3060's fastest
+// shapes rank 650th to 1,100th on the 3090, and a tree of corrections kept every search at
+// the 3090's best shape (docs/search-benchmark.md).
+bool follows_guess(const SearchTrace& trace, const std::vector<bool>& top)
+{
+    const auto best = incumbent(trace);
+    return best && top[*best];
+}
+
 } // namespace
 
 void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& random)
@@ -232,15 +247,22 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     settings.min_leaf = 1;
     settings.feature_fraction = 0.5;
     settings.bootstrap = true;
-    // With a guessed time the tree learns the correction to it (log measured − log guessed):
+    // With a guessed time (and while it holds at the top: follows_guess) the tree learns the
+    // correction to it (log measured − log guessed):
     // another GPU's times or the model's are right about most of the space and wrong by
     // factors that depend on a few parameters, which a tree finds from few measurements.
     // A point without a guess (it failed elsewhere) is left to the explore move.
-    std::vector<double> offset;
+    std::vector<double> guessed;
     for (const double g : guess_of(run.space()))
-            offset.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
+        guessed.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
+    std::vector<bool> top(run.size(), false);
+    if (!guessed.empty())
+        for (const std::size_t p : guessed_top(run.space(), 1))
+            top[p] = true;
+    const std::vector<double> none;
     std::size_t model_moves = 0;
     for (std::size_t step = 1; !run.exhausted(); ++step) {
+        const std::vector<double>& offset = follows_guess(run.trace(), top) ? guessed : none;
         if (step % explore_every == 0) {
             std::vector<std::size_t> candidates;
             for (std::size_t c = 0; c < explore_candidates; ++c)
