@@ -227,8 +227,8 @@ std::vector<std::size_t> polish_candidates(const SearchRun& run, const SpaceGeom
 // where it matters, and its corrections are as hard to learn as the times themselves. The
 // tree then models the times (the guess stays one of its features), as with nothing known.
 // With the RTX 3090's times as the 3060 Laptop's prior on the GEMM, the 3060's fastest
-// shapes rank 650th to 1,100th on the 3090, and a tree of corrections kept every search at
-// the 3090's best shape (docs/search-benchmark.md).
+// shapes rank 650th to 1,100th on the 3090, and a tree of corrections kept every search
+// among the 3090's fastest shapes, at 0.96 of the optimum (docs/search-benchmark.md).
 bool follows_guess(const SearchTrace& trace, const std::vector<bool>& top)
 {
     const auto best = incumbent(trace);
@@ -247,11 +247,11 @@ void forest_search(SearchRun& run, const SpaceGeometry& geometry, RandomSource& 
     settings.min_leaf = 1;
     settings.feature_fraction = 0.5;
     settings.bootstrap = true;
-    // With a guessed time (and while it holds at the top: follows_guess) the tree learns the
-    // correction to it (log measured − log guessed):
-    // another GPU's times or the model's are right about most of the space and wrong by
-    // factors that depend on a few parameters, which a tree finds from few measurements.
-    // A point without a guess (it failed elsewhere) is left to the explore move.
+    // With a guessed time, while it holds at the top (follows_guess), the tree learns the
+    // correction to it (log measured − log guessed): another GPU's times or the model's are
+    // right about most of the space and wrong by factors that depend on a few parameters,
+    // which a tree finds from few measurements. A point without a guess (it failed
+    // elsewhere) is left to the explore move.
     std::vector<double> guessed;
     for (const double g : guess_of(run.space()))
         guessed.push_back(std::isfinite(g) && g > 0 ? std::log(g) : std::numeric_limits<double>::quiet_NaN());
