@@ -85,7 +85,7 @@ std::size_t issuable_bytes(std::string_view code)
 
 // Backward branches in `code` (one instruction each 16 bytes): the loops ptxas left. A
 // branch's target is a signed offset from the next instruction, encoded (as cuobjdump
-// -sass decodes it, CUDA 13.0) up to sm_89 in bits 32–81 in bytes, where a BRA has opcode
+// -sass decodes it, CUDA 13.0) up to sm_89 in bits 32–63 in bytes, where a BRA has opcode
 // 0x947 in the low 12 bits (any predicate above them); from sm_90 in 4-byte words, its low
 // 8 bits in bits 16–23 and the rest from bit 34, for a BRA or a uniform BRA.U (0x547).
 int count_backward_branches(std::string_view code, int sm)
@@ -105,7 +105,7 @@ int count_backward_branches(std::string_view code, int sm)
         } else {
             continue;
         }
-        if (offset < 0 && static_cast<std::int64_t>(at + word) + offset <= static_cast<std::int64_t>(at))
+        if (offset <= -static_cast<std::int64_t>(word)) // the target is this branch or before it
             ++count;
     }
     return count;
