@@ -152,6 +152,11 @@ TEST_F(CheckModelCli, ScoresAgainstTimesMadeUpInTheReverseOfTheModelsOrder)
     EXPECT_NEAR(random.at("best_in_top_5pct").get<double>(), mean, 1e-12);
     EXPECT_EQ(random.at("spearman"), 0.0);
     EXPECT_TRUE(out.at("baselines").at("occupancy_first").contains("top1_fraction"));
+    // Over the 6 that ran and are predicted to (not the pruned one).
+    const json& scale = out.at("measured_over_predicted");
+    EXPECT_EQ(scale.at("points"), 6);
+    EXPECT_LE(scale.at("lower_quartile").get<double>(), scale.at("median").get<double>());
+    EXPECT_LE(scale.at("median").get<double>(), scale.at("upper_quartile").get<double>());
     ASSERT_EQ(out.at("misses").size(), 1u);
     const json& miss = out.at("misses")[0];
     EXPECT_EQ(miss.at("params").at("MIN_BLOCKS"), 16);
@@ -162,6 +167,8 @@ TEST_F(CheckModelCli, ScoresAgainstTimesMadeUpInTheReverseOfTheModelsOrder)
     ASSERT_EQ(text.exit_code, 0) << text.err;
     EXPECT_THAT(text.out, HasSubstr("occupancy-first"));
     EXPECT_THAT(text.out, HasSubstr("top1_fraction         0.167"));
+    EXPECT_THAT(text.out, HasSubstr("measured / predicted time: median "));
+    EXPECT_THAT(text.out, HasSubstr(" (6 points)\n"));
     EXPECT_THAT(text.out, HasSubstr("1 agree, 1 only measured, 1 only predicted"));
     EXPECT_THAT(text.out, HasSubstr("ran, though predicted to fail:\n  BLOCK=256,VEC=1,ITEMS=1,MAX_THREADS=1024,MIN_BLOCKS=16"));
     EXPECT_THAT(text.out, HasSubstr("registers "));

@@ -52,11 +52,16 @@ TEST_F(CheckModelPipeline, TimesInTheModelsOrderScoreOneAndTheReverseScoresByHan
         EXPECT_GE(p.predicted_rank, 1u);
         EXPECT_LE(p.predicted_rank, 6u);
         EXPECT_TRUE(p.registers && p.occupancy);
+        ASSERT_TRUE(p.predicted_seconds);
+        EXPECT_GT(*p.predicted_seconds, 0.0);
     }
 
     for (auto& p : points)
         p.measured = static_cast<double>(p.predicted_rank) * 1e-3;
     const ModelCheck perfect = score_model(points);
+    ASSERT_TRUE(perfect.measured_over_predicted);
+    EXPECT_EQ(perfect.measured_over_predicted->points, 6u);
+    EXPECT_GT(perfect.measured_over_predicted->median, 0.0);
     EXPECT_DOUBLE_EQ(*perfect.model.spearman, 1.0);
     EXPECT_DOUBLE_EQ(*perfect.model.top1_fraction, 1.0);
     EXPECT_DOUBLE_EQ(*perfect.model.best_in_top_5pct, 1.0);

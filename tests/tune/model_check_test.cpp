@@ -154,6 +154,58 @@ TEST(ScoreModel, NothingRanNoScores)
     EXPECT_EQ(m.failures_agree, 2u);
     EXPECT_FALSE(m.model.top1_fraction);
     EXPECT_FALSE(m.random.top1_fraction);
+    EXPECT_FALSE(m.measured_over_predicted);
+}
+
+TEST(ScoreModel, MeasuredOverPredictedIsTheMedianAndQuartilesOfThePointsThatRanWithATime)
+{
+    // measured / predicted 4, 1, 3, 5, 2 (1..5 sorted): median 3, quartiles 2 and 4. A
+    // measured failure, a point without a predicted time and one predicted to fail take no part.
+    std::vector<CheckedPoint> points;
+    const double ratios[] = {4, 1, 3, 5, 2};
+    for (std::size_t k = 0; k < 5; ++k) {
+        points.push_back(ran(1e-3 * static_cast<double>(k + 1), k + 1, 0.5));
+        points.back().predicted_seconds = *points.back().measured / ratios[k];
+    }
+    points.push_back(ran(9.0, 6, 0.5)); // ran, no predicted time
+    CheckedPoint failure = failed("");
+    failure.predicted_seconds = 1.0;
+    points.push_back(failure);
+    CheckedPoint pruned = ran(1.0, 0, 0.5);
+    pruned.predicted_failure = "can never be resident";
+    pruned.predicted_seconds = 1e-6;
+    points.push_back(pruned);
+    const ModelCheck m = score_model(points);
+    ASSERT_TRUE(m.measured_over_predicted);
+    EXPECT_EQ(m.measured_over_predicted->points, 5u);
+    EXPECT_DOUBLE_EQ(m.measured_over_predicted->median, 3.0);
+    EXPECT_DOUBLE_EQ(m.measured_over_predicted->lower_quartile, 2.0);
+    EXPECT_DOUBLE_EQ(m.measured_over_predicted->upper_quartile, 4.0);
+
+    // Between ranks, interpolated: 1, 2, 3, 4 give a median of 2.5 and quartiles 1.75, 3.25.
+    points.erase(points.begin() + 3);
+    const ModelCheck four = score_model(points);
+    EXPECT_DOUBLE_EQ(four.measured_over_predicted->median, 2.5);
+    EXPECT_DOUBLE_EQ(four.measured_over_predicted->lower_quartile, 1.75);
+    EXPECT_DOUBLE_EQ(four.measured_over_predicted->upper_quartile, 3.25);
+}
+
+TEST(ScoreModel, AnEvenFactorBetweenMeasuredAndPredictedMovesNoRankingScore)
+{
+    std::vector<CheckedPoint> points;
+    for (std::size_t k = 1; k <= 6; ++k) {
+        points.push_back(ran(1e-3 * static_cast<double>(k), k, 0.5));
+        points.back().predicted_seconds = *points.back().measured;
+    }
+    const ModelCheck exact = score_model(points);
+    for (auto& p : points)
+        *p.predicted_seconds /= 2; // a GPU clocked at half the table's: every time twice the prediction
+    const ModelCheck halved = score_model(points);
+    EXPECT_DOUBLE_EQ(exact.measured_over_predicted->median, 1.0);
+    EXPECT_DOUBLE_EQ(halved.measured_over_predicted->median, 2.0);
+    EXPECT_DOUBLE_EQ(halved.measured_over_predicted->lower_quartile, 2.0);
+    EXPECT_DOUBLE_EQ(*halved.model.spearman, *exact.model.spearman);
+    EXPECT_DOUBLE_EQ(*halved.model.top1_fraction, *exact.model.top1_fraction);
 }
 
 TEST(SamplePositions, SeededSortedAndTheSameEveryTime)

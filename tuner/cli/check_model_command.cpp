@@ -236,6 +236,13 @@ int check_model(const CheckOptions& o)
         for (const auto& [key, value] : model.items())
             out[key] = value;
         out["baselines"] = {{"random", scores_json(check.random)}, {"occupancy_first", scores_json(check.occupancy_first)}};
+        out["measured_over_predicted"] =
+            check.measured_over_predicted
+                ? json{{"median", check.measured_over_predicted->median},
+                       {"lower_quartile", check.measured_over_predicted->lower_quartile},
+                       {"upper_quartile", check.measured_over_predicted->upper_quartile},
+                       {"points", check.measured_over_predicted->points}}
+                : json(nullptr);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
         std::cout << out.dump(2) << "\n";
@@ -262,6 +269,10 @@ int check_model(const CheckOptions& o)
     row("top1_fraction", &OrderScores::top1_fraction);
     row("best_in_top_1pct", &OrderScores::best_in_top_1pct);
     row("best_in_top_5pct", &OrderScores::best_in_top_5pct);
+    // Apart from the order: an even factor is the clock or the like, and moves no score above.
+    if (const auto& scale = check.measured_over_predicted)
+        std::cout << fmt::format("\nmeasured / predicted time: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points)\n",
+                                 scale->median, scale->lower_quartile, scale->upper_quartile, scale->points);
     std::cout << fmt::format("\nfailures: {} measured, {} predicted; {} agree, {} only measured, {} only predicted\n",
                              check.measured_failures, check.predicted_failures, check.failures_agree,
                              check.failures_only_measured, check.failures_only_predicted);
@@ -317,6 +328,9 @@ int check_model_command(const Arguments& args)
                      "expectations) and for highest predicted occupancy first; and the failures the pipeline\n"
                      "predicts (compile errors, launchability) against the measured ones, each disagreement\n"
                      "explained where a limit can (a launch bounds the registers of the binary measured).\n"
+                     "Beside the order, how far the predicted times are: the median and quartiles of\n"
+                     "measured / predicted (an even factor, such as a clock below the device table's, moves\n"
+                     "no score).\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"

@@ -14,17 +14,6 @@ namespace {
 // Two-sided 95 % quantile of the standard normal distribution.
 constexpr double z95 = 1.959963984540054;
 
-// Percentile p ∈ [0, 1] of ascending `sorted` by linear interpolation between the order
-// statistics at 0-based position h = (n − 1)·p (Hyndman & Fan type 7, numpy's default):
-// x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋ + 1] − x[⌊h⌋]). p = 0.5 gives the usual median.
-double percentile(std::span<const double> sorted, double p)
-{
-    const double h = static_cast<double>(sorted.size() - 1) * p;
-    const auto below = static_cast<std::size_t>(h);
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    return sorted[below] + (h - static_cast<double>(below)) * (sorted[above] - sorted[below]);
-}
-
 // The 1-based order statistic of rank `rank` rounded to the nearest integer and clamped to
 // [1, n]: small sets reach past their ends.
 double order_statistic(std::span<const double> sorted, double rank)
@@ -61,6 +50,15 @@ double relative_to(double x, double median)
 }
 
 } // namespace
+
+// At 0-based position h = (n − 1)·p: x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋ + 1] − x[⌊h⌋]).
+double percentile(std::span<const double> sorted, double p)
+{
+    const double h = static_cast<double>(sorted.size() - 1) * p;
+    const auto below = static_cast<std::size_t>(h);
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (h - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
 
 SampleSummary summarize_samples(std::span<const double> samples)
 {

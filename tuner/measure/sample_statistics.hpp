@@ -22,6 +22,10 @@ struct SampleSummary {
     double median_noise = 0;
 };
 
+// Percentile p ∈ [0, 1] of ascending, non-empty `sorted`, interpolated between the two
+// nearest order statistics (Hyndman & Fan type 7, numpy's default); p = 0.5: the median.
+[[nodiscard]] double percentile(std::span<const double> sorted, double p);
+
 // Throws std::invalid_argument for an empty set or a non-finite or negative sample.
 [[nodiscard]] SampleSummary summarize_samples(std::span<const double> samples);
 

@@ -1,6 +1,7 @@
 #include "tune/model_check.hpp"
 
 #include "compile/compiled_variant.hpp"
+#include "measure/sample_statistics.hpp"
 #include "rank/rank_problem.hpp"
 #include "space/variant_from_values.hpp"
 #include "strategy/random_source.hpp"
@@ -138,6 +139,8 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
             c.occupancy = predicted.prediction->occupancy.fraction;
         if (ranked && ranked->predicted)
             c.predicted_rank = ranked->predicted_rank;
+        if (ranked && ranked->predicted_time)
+            c.predicted_seconds = ranked->predicted_time->seconds;
         if (compiled.status != CompileStatus::ok)
             // A compile stopped at a limit fails as surely as one with an error: each says which.
             c.predicted_failure = fmt::format("{}: {}", to_string(compiled.status), compiled.error);
@@ -249,6 +252,18 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
         all.push_back(*points[p].measured);
     m.random = scores_of({all}, ran.size(), optimum, std::nullopt);
     m.random.spearman = 0.0;
+
+    std::vector<double> ratios; // of the points the model ranks: a predicted failure's time predicts nothing
+    for (const std::size_t p : by_rank)
+        if (points[p].predicted_seconds && *points[p].predicted_seconds > 0)
+            ratios.push_back(*points[p].measured / *points[p].predicted_seconds);
+    if (!ratios.empty()) {
+        std::sort(ratios.begin(), ratios.end());
+        m.measured_over_predicted = TimeScale{.median = percentile(ratios, 0.5),
+                                              .lower_quartile = percentile(ratios, 0.25),
+                                              .upper_quartile = percentile(ratios, 0.75),
+                                              .points = ratios.size()};
+    }
     return m;
 }
 

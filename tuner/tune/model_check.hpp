@@ -62,6 +62,7 @@ struct CheckedPoint {
     std::optional<double> occupancy;           // predicted occupancy fraction, where predicted
     std::optional<int> registers;              // where it compiled
     int threads = 0;                           // per block; 0: not joined to a variant
+    std::optional<double> predicted_seconds;   // the model's time, where it predicted one
 };
 
 // The points of a join after the pipeline ran on its variants (predict_problem): a compile
@@ -76,6 +77,15 @@ struct OrderScores {
     std::optional<double> best_in_top_5pct;
 };
 
+// How far the predicted times are from the measured ones, apart from their order: the
+// median and quartiles of measured / predicted over the points that ran, predicted to run
+// with a time. An even factor (a GPU clocked below the device table's boost) leaves every ranking
+// score as it is; a wide spread is what the ranking scores pay for.
+struct TimeScale {
+    double median = 0, lower_quartile = 0, upper_quartile = 0;
+    std::size_t points = 0;
+};
+
 struct ModelCheck {
     std::size_t points = 0;
     std::size_t ran = 0;
@@ -87,6 +97,7 @@ struct ModelCheck {
     OrderScores model;
     OrderScores random;                        // expected values; spearman 0
     OrderScores occupancy_first;               // highest predicted occupancy first, ties as a group
+    std::optional<TimeScale> measured_over_predicted; // none: no point ran with a predicted time
     std::vector<std::size_t> misses;           // the failures_only_predicted points
     std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
