@@ -18,6 +18,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using ::testing::UnorderedElementsAre;
 
 namespace {
 
@@ -305,8 +306,6 @@ TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
                 HasSubstr("KernelSpecification.KernelFile 'missing.cu' not found"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Language"] = "OpenCL"; })),
                 HasSubstr("KernelSpecification.Language 'OpenCL' is not supported (CUDA only)"));
-    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Tuning"] = 1; })),
-                HasSubstr("KernelSpecification.Tuning is not a T1 field"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryFile"; })),
                 HasSubstr("KernelSpecification.Arguments[1].FillType 'BinaryFile' is not supported"));
     EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["ProblemSize"] = {"tile * 64"}; })),
@@ -383,9 +382,32 @@ TEST_F(BrokenT1, TuningSettingsAreNotedAndTheSpaceIsUnchanged)
     EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
     EXPECT_EQ(error_of(valid_t1()), "no error");
     EXPECT_TRUE(load_spec(dir.path() / "scale.json").notes.empty());
-    // A field that is neither the file's nor a known setting is still refused.
+    // A field a typo away from a known one is refused: the one meant would be missing.
     EXPECT_THAT(error_of(broken([](json& d) { d["Serach"] = json::object(); })),
                 HasSubstr("Serach is not a T1 field autotune knows (did you mean 'Search'?"));
+}
+
+// T1's schema allows fields beyond its own, and writers add theirs (BAT's T1 files carry
+// KernelSpecification.BenchmarkPath and SharedMemoryOriginal): each is noted once, naming
+// the file and the field, and the space is the same.
+TEST_F(BrokenT1, AnotherWritersFieldIsNotedAndTheSpaceIsUnchanged)
+{
+    using nlohmann::json;
+    const json doc = broken([](json& d) {
+        d["KernelSpecification"]["BenchmarkPath"] = "benchmarks/scale";
+        d["KernelSpecification"]["SharedMemoryOriginal"] = "0";
+        d["ConfigurationSpace"]["TuningParameters"][0]["Comment"] = "threads";
+        d["KernelSpecification"]["LocalSize"]["Note"] = "x only";
+    });
+    EXPECT_EQ(error_of(doc), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    const std::string file = (dir.path() / "scale.json").string() + ": ";
+    const std::string unknown = " is not used (not a T1 field autotune knows)";
+    EXPECT_THAT(spec.notes, UnorderedElementsAre(file + "KernelSpecification.BenchmarkPath" + unknown,
+                                                 file + "KernelSpecification.SharedMemoryOriginal" + unknown,
+                                                 file + "ConfigurationSpace.TuningParameters[0].Comment" + unknown,
+                                                 file + "KernelSpecification.LocalSize.Note" + unknown));
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 6u);
 }
 
 // Constraints, as some writers call Conditions, as objects or as bare expressions; uint

@@ -36,15 +36,24 @@ public:
         throw SpecError(fmt::format("{}: {} {}", path_.string(), where, what));
     }
 
-    void known_keys(const json& object, const std::string& where, const std::set<std::string>& known) const
+    // A field the file has and autotune does not know. T1's schema allows fields beyond its
+    // own (writers add theirs: BAT's BenchmarkPath, SharedMemoryOriginal), so one is noted
+    // and the run goes on; one a typo away from a known field is refused, since the field
+    // meant is then missing or misread.
+    void known_keys(KernelSpec& spec, const json& object, const std::string& where,
+                    const std::set<std::string>& known) const
     {
         if (!object.is_object())
             fail(where, "must be an object");
-        for (const auto& [key, value] : object.items())
-            if (!known.count(key))
-                fail(where.empty() ? key : where + "." + key,
-                     fmt::format("is not a T1 field autotune knows ({}known here: {})",
-                                 did_you_mean(key, {known.begin(), known.end()}), fmt::join(known, ", ")));
+        for (const auto& [key, value] : object.items()) {
+            if (known.count(key))
+                continue;
+            const std::string at = join(where, key);
+            if (const auto meant = closest_name(key, {known.begin(), known.end()}))
+                fail(at, fmt::format("is not a T1 field autotune knows (did you mean '{}'? known here: {})", *meant,
+                                     fmt::join(known, ", ")));
+            note(spec, at, "not a T1 field autotune knows");
+        }
     }
 
     // A field read and not used: the run goes on, and says so once.
@@ -97,7 +106,7 @@ void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std
     for (std::size_t i = 0; i < parameters.size(); ++i) {
         const std::string at = fmt::format("{}[{}]", where, i);
         const json& p = parameters[i];
-        r.known_keys(p, at, {"Name", "Type", "Values", "Default", "Description"});
+        r.known_keys(spec, p, at, {"Name", "Type", "Values", "Default", "Description"});
         TunableParameter parameter;
         parameter.name = r.string(r.required(p, "Name", at), at + ".Name");
         if (!is_identifier(parameter.name))
@@ -172,7 +181,7 @@ struct ConditionText {
 // Conditions, and Constraints as some T1 writers call them: objects with an Expression
 // (and the Parameters it reads), or the expression alone as a string (Kernel Tuner's
 // restrictions).
-std::vector<ConditionText> condition_texts(const T1Reader& r, const json& space, const KernelSpec& spec)
+std::vector<ConditionText> condition_texts(const T1Reader& r, const json& space, KernelSpec& spec)
 {
     std::vector<ConditionText> out;
     for (const char* key : {"Conditions", "Constraints"}) {
@@ -188,7 +197,7 @@ std::vector<ConditionText> condition_texts(const T1Reader& r, const json& space,
                 out.push_back({at, c.get<std::string>()});
                 continue;
             }
-            r.known_keys(c, at, {"Expression", "Parameters"});
+            r.known_keys(spec, c, at, {"Expression", "Parameters"});
             if (c.contains("Parameters"))
                 for (const auto& name : c.at("Parameters")) {
                     if (!name.is_string() || !spec.find_parameter(name.get<std::string>()))
@@ -240,10 +249,10 @@ void read_problem_size(const T1Reader& r, const json& kernel, KernelSpec& spec)
 }
 
 // X/Y/Z expressions of LocalSize or GlobalSize.
-std::vector<std::string> read_dimensions(const T1Reader& r, const json& object, const std::string& where,
+std::vector<std::string> read_dimensions(const T1Reader& r, KernelSpec& spec, const json& object, const std::string& where,
                                          const PythonTranslation& names)
 {
-    r.known_keys(object, where, {"X", "Y", "Z"});
+    r.known_keys(spec, object, where, {"X", "Y", "Z"});
     std::vector<std::string> out;
     for (const char* axis : axes) {
         const std::string at = where + "." + axis;
@@ -262,7 +271,7 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
         kernel.contains("GlobalSizeType") ? r.string(kernel.at("GlobalSizeType"), where + ".GlobalSizeType") : "CUDA";
     if (size_type != "CUDA" && size_type != "Vulkan" && size_type != "OpenCL")
         r.fail(where + ".GlobalSizeType", fmt::format("'{}' is not one of: CUDA, OpenCL, Vulkan", size_type));
-    spec.launch.block = read_dimensions(r, r.required(kernel, "LocalSize", where), where + ".LocalSize", names);
+    spec.launch.block = read_dimensions(r, spec, r.required(kernel, "LocalSize", where), where + ".LocalSize", names);
 
     // Kernel Tuner's semantics: with ProblemSize, grid.d = ceil(ProblemSize[d] / product of
     // GridDivD), the divisors defaulting to the block's size in that dimension. This wins
@@ -310,7 +319,7 @@ void read_launch(const T1Reader& r, const json& kernel, KernelSpec& spec)
     } else if (has_div) {
         r.fail(where + ".GridDivX", "needs ProblemSize (the grid divides the problem)");
     } else {
-        spec.launch.grid = read_dimensions(r, r.required(kernel, "GlobalSize", where), where + ".GlobalSize", names);
+        spec.launch.grid = read_dimensions(r, spec, r.required(kernel, "GlobalSize", where), where + ".GlobalSize", names);
         if (size_type == "OpenCL")
             for (std::size_t d = 0; d < 3; ++d)
                 spec.launch.grid[d] = fmt::format("ceil_div({}, {})", spec.launch.grid[d], spec.launch.block[d]);
@@ -400,7 +409,7 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string at = fmt::format("{}[{}]", where, i);
         const json& a = arguments[i];
-        r.known_keys(a, at, {"Name", "Type", "MemoryType", "AccessType", "MemType", "FillType", "Size", "FillValue",
+        r.known_keys(spec, a, at, {"Name", "Type", "MemoryType", "AccessType", "MemType", "FillType", "Size", "FillValue",
                              "Output", "Description", "RandomSeed", "TypeSize"});
         if (a.contains("RandomSeed"))
             r.note(spec, at + ".RandomSeed", "random inputs are drawn from --seed");
@@ -527,10 +536,10 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     }
     // How to tune (the search, its budget, how often to run a configuration) is the
     // command line's to say; what is tuned is the file's. The former is read and noted.
-    r.known_keys(root, "",
+    KernelSpec spec;
+    r.known_keys(spec, root, "",
                  {"General", "ConfigurationSpace", "KernelSpecification", "Budget", "Search", "SearchSettings",
                   "BenchmarkConfig", "$schema", "verification"});
-    KernelSpec spec;
     if (root.contains("Budget"))
         r.note(spec, "Budget", "a run's budget is --budget, with a --strategy that searches");
     for (const char* search : {"Search", "SearchSettings"})
@@ -541,10 +550,10 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     if (root.contains("BenchmarkConfig"))
         r.note(spec, "BenchmarkConfig", "a variant is run until its median is known to --max-noise");
     const json& space = r.required(root, "ConfigurationSpace", "");
-    r.known_keys(space, "ConfigurationSpace", {"TuningParameters", "Conditions", "Constraints"});
+    r.known_keys(spec, space, "ConfigurationSpace", {"TuningParameters", "Conditions", "Constraints"});
     const json& kernel = r.required(root, "KernelSpecification", "");
     const std::string where = "KernelSpecification";
-    r.known_keys(kernel, where,
+    r.known_keys(spec, kernel, where,
                  {"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
                   "LocalSize", "GlobalSize", "GridDivX", "GridDivY", "GridDivZ", "ProblemSize", "SharedMemory",
                   "Stream", "Arguments", "Device", "Profiling", "SimulationInput", "ReferenceArguments", "Misc"});
