@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 #include <set>
+#include <string>
 
 using namespace autotune;
 
@@ -220,6 +222,37 @@ TEST(EnumerateSpace, BuiltInGemmDefaultSpaceMatchesAnIndependentCount)
         EXPECT_EQ(v.grid.x * v.value("BN"), 4096);
         EXPECT_EQ(v.grid.y * v.value("BM"), 4096);
     }
+}
+
+// A space too large to walk is refused at once, naming its size, instead of a walk of hours
+// without a word (BAT's FFT: 21 parameters, 8 * 10^11 combinations); counting refuses it too.
+TEST(EnumerateSpace, ASpaceTooLargeToWalkIsRefusedAtOnceWithItsSize)
+{
+    KernelSpec spec = small_spec();
+    std::vector<std::int64_t> ten(10);
+    for (std::size_t i = 0; i < ten.size(); ++i)
+        ten[i] = static_cast<std::int64_t>(i);
+    for (int k = 0; k < 7; ++k) // 3 * 2 * 3 * 2 * 2 * 10^7 = 720 million
+        spec.parameters.push_back(param("P" + std::to_string(k), ten));
+    const Problem problem = resolve_problem(spec, {});
+    EXPECT_EQ(cartesian_size(spec, SpaceSelection::full), 720'000'000u);
+    for (const bool counting : {false, true})
+        try {
+            if (counting)
+                (void)count_space(spec, problem, SpaceSelection::full);
+            else
+                (void)enumerate_space(spec, problem, SpaceSelection::full);
+            FAIL() << "a space of 720 million combinations was walked";
+        } catch (const SpecError& e) {
+            EXPECT_THAT(e.what(), ::testing::HasSubstr("the space has 720000000 combinations of its parameters' "
+                                                       "values (the product of their counts), more than the "
+                                                       "100000000 autotune enumerates"));
+        }
+    // 21 parameters of 10 values overflow a 64-bit count: the size saturates, it does not wrap.
+    for (int k = 7; k < 21; ++k)
+        spec.parameters.push_back(param("P" + std::to_string(k), ten));
+    EXPECT_EQ(cartesian_size(spec, SpaceSelection::full), std::numeric_limits<std::size_t>::max());
+    EXPECT_THROW((void)count_space(spec, problem, SpaceSelection::full), SpecError);
 }
 
 TEST(EnumerateSpace, AGeometryThatIsNotAnIntegerNamesTheExpression)

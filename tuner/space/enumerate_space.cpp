@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 #include <optional>
+#include <string>
 
 namespace autotune {
 namespace {
@@ -27,6 +29,11 @@ const char* const rule_dynamic_shared = "dynamic shared memory below zero";
 // ptxas' limit on what a kernel declares statically, the same on sm_75 to sm_120 ("uses too
 // much shared data (0xc004 bytes, 0xc000 max)").
 constexpr std::int64_t max_static_shared_bytes = 48 * 1024;
+
+// Every combination is visited to apply the conditions, about a million a second here: past
+// this the walk would run for hours without a word (BAT's FFT space has 8 * 10^11). The
+// built-in kernels' full spaces are under 5 million.
+constexpr std::size_t max_enumerated_combinations = 100'000'000;
 const char* const rule_static_shared = "static shared memory the spec declares (launch.static_shared_bytes) over the "
                                        "48 KiB a kernel may declare";
 
@@ -99,9 +106,13 @@ const char* broken_rule(const Variant& v)
 
 std::size_t cartesian_size(const KernelSpec& spec, SpaceSelection selection)
 {
+    // Saturating: 21 parameters of 10 values each would wrap a 64-bit count.
+    constexpr std::size_t most = std::numeric_limits<std::size_t>::max();
     std::size_t size = 1;
-    for (const auto& p : spec.parameters)
-        size *= values_of(p, selection).size();
+    for (const auto& p : spec.parameters) {
+        const std::size_t n = values_of(p, selection).size();
+        size = n != 0 && size > most / n ? most : size * n;
+    }
     return size;
 }
 
@@ -130,6 +141,15 @@ void walk_space_of(const KernelSpec& spec, const Problem& problem, SpaceSelectio
         static_shared.emplace(spec.launch.static_shared_bytes, "launch.static_shared_bytes", scope);
 
     space.combinations = cartesian_size(spec, selection);
+    if (space.combinations > max_enumerated_combinations)
+        throw spec_problem_error(
+            spec, problem,
+            fmt::format("the space has {} combinations of its parameters' values (the product of their counts), more "
+                        "than the {} autotune enumerates (about a minute): give the parameters fewer values, or "
+                        "split the space into several specs",
+                        space.combinations == std::numeric_limits<std::size_t>::max() ? std::string("over 10^19")
+                                                                                       : std::to_string(space.combinations),
+                        max_enumerated_combinations));
     for (const auto& c : spec.constraints)
         space.removals.push_back({fmt::format("constraint {}: {}", c.name, c.expression), 0});
     const std::size_t first_builtin = space.removals.size();
