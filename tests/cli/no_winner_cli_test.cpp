@@ -138,4 +138,30 @@ TEST_F(NoWinnerCli, CheckModelWithNothingCompiledExitsOne)
     EXPECT_THAT(r.err, HasSubstr("V = 3 is broken on purpose"));
 }
 
+// A T1 file whose sizes are fixed (a GlobalSize, no ProblemSize) has no problem variables:
+// the line names the spec and the arch, with no empty "problem" between them (BAT's hotspot,
+// whose kernel uses a name it never declares, ended "problem : no variant compiled").
+TEST_F(NoWinnerCli, AT1FileWithFixedSizesIsNamedWithoutAnEmptyProblem)
+{
+    std::ofstream(dir.path() / "undeclared.cu")
+        << "extern \"C\" __global__ void undeclared(float* out) { out[threadIdx.x] = power_src[0] * BLOCK; }\n";
+    const json t1{
+        {"General", {{"BenchmarkName", "undeclared"}}},
+        {"ConfigurationSpace",
+         {{"TuningParameters", {{{"Name", "BLOCK"}, {"Type", "int"}, {"Values", "[32, 64]"}, {"Default", 32}}}}}},
+        {"KernelSpecification",
+         {{"Language", "CUDA"}, {"KernelName", "undeclared"}, {"KernelFile", "undeclared.cu"},
+          {"GlobalSizeType", "CUDA"}, {"LocalSize", {{"X", "BLOCK"}}}, {"GlobalSize", {{"X", "4"}}},
+          {"Arguments",
+           {{{"Name", "out"}, {"Type", "float"}, {"Size", 256}, {"MemoryType", "Vector"}, {"AccessType", "WriteOnly"},
+             {"FillType", "Constant"}, {"FillValue", 0.0}}}}}}};
+    std::ofstream(dir.path() / "undeclared.json") << t1.dump(2);
+    const auto r = run(dir.path() / "undeclared.json");
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("undeclared.json: no winner for sm_90: no variant compiled (2 compile errors); "
+                                 "the first: "));
+    EXPECT_THAT(r.err, HasSubstr("power_src"));
+}
+
 } // namespace

@@ -514,7 +514,10 @@ const TunableParameter* KernelSpec::find_parameter(std::string_view wanted) cons
 
 SpecError spec_problem_error(const KernelSpec& spec, const Problem& problem, const std::string& what)
 {
-    return SpecError(fmt::format("{}: problem {}: {}", spec.spec_path.string(), problem.to_string(), what));
+    // A spec without problem variables (a T1 file whose sizes are fixed) has no problem to name.
+    const std::string named = problem.to_string();
+    return SpecError(named.empty() ? fmt::format("{}: {}", spec.spec_path.string(), what)
+                                   : fmt::format("{}: problem {}: {}", spec.spec_path.string(), named, what));
 }
 
 KernelSpec load_spec(const std::filesystem::path& path)

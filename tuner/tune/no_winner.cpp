@@ -46,8 +46,10 @@ std::optional<std::string> no_winner_line(const std::vector<TuningRun>& runs, co
         return std::nullopt;
     const std::string more =
         without > 1 ? fmt::format(" (and {} more of the {} problems)", without - 1, runs.size()) : "";
-    return fmt::format("{}: no winner for {}, problem {}{}: {}", spec, first->arch, first->problem.to_string(), more,
-                       *why_first);
+    // A spec without problem variables (a T1 file whose sizes are fixed) has no problem to name.
+    const std::string problem = first->problem.to_string();
+    return fmt::format("{}: no winner for {}{}{}: {}", spec, first->arch, problem.empty() ? "" : ", problem " + problem,
+                       more, *why_first);
 }
 
 } // namespace autotune
