@@ -343,4 +343,51 @@ block = ["128"]
     EXPECT_EQ(compiled[2].log.find('\0'), std::string::npos); // NVRTC's log parts are joined without NULs
 }
 
+// A kernel whose parameters the spec's arguments do not fit (a precision macro the spec
+// cannot see picks double for some variants) is a compile error for those variants, naming
+// the parameter: it cannot be launched as the spec says. The variants it fits compile.
+TEST_F(UserKernel, AVariantWhoseParametersTheArgumentsDoNotFitIsACompileErrorNamingTheParameter)
+{
+    std::ofstream(dir.path() / "kernel.cu") << R"cu(
+#if WIDE
+typedef double real;
+#else
+typedef float real;
+#endif
+extern "C" __global__ void scale(float* out, const float* in)
+{
+    out[threadIdx.x] = in[threadIdx.x];
+}
+extern "C" __global__ void scale_by(float* out, const float* in, real factor)
+{
+    out[threadIdx.x] = factor * in[threadIdx.x];
+}
+)cu";
+    // The shared arguments (out, in) first, then the scalar, as the kernel takes them.
+    std::ofstream(dir.path() / "kernel.toml") << R"toml(name = "scale_by"
+[kernel]
+template = "kernel.cu"
+function = "scale_by"
+parameters_as = "preprocessor_definitions"
+[parameters]
+WIDE = [0, 1]
+[problem]
+N = 128
+[launch]
+grid = ["1"]
+block = ["128"]
+)toml" << common_arguments << R"toml(
+[[arguments]]
+name = "factor"
+scalar = "float"
+value = "2"
+)toml";
+    const auto compiled = compile_all(load_spec(dir.path() / "kernel.toml"), "sm_86");
+    ASSERT_EQ(compiled.size(), 2u);
+    EXPECT_EQ(compiled[0].status, CompileStatus::ok) << compiled[0].error;
+    EXPECT_EQ(compiled[1].status, CompileStatus::compile_error);
+    EXPECT_EQ(compiled[1].error, "the kernel's parameters do not match the spec's arguments: the kernel's parameter 3 "
+                                 "is 8 bytes (.f64), and the spec's argument factor (float) gives 4 bytes (.f32)");
+}
+
 } // namespace

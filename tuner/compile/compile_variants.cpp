@@ -6,6 +6,7 @@
 
 #include "compile/compile_cache.hpp"
 #include "compile/cubin_info.hpp"
+#include "compile/kernel_parameters.hpp"
 #include "compile/limited_compiler.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
@@ -123,6 +124,25 @@ CompiledVariant compile_variant(const CompileRequest& request, const RegisterPol
 
 namespace {
 
+// A kernel compiled whose parameters cannot take the spec's arguments cannot be launched as
+// the spec says: it is a compile_error naming the first parameter that differs, so the run
+// says so before anything is timed (from the cache as well: the spec may have changed).
+void check_parameters(const KernelSpec& spec, CompiledVariant& v)
+{
+    if (v.status != CompileStatus::ok || v.ptx.empty())
+        return;
+    std::vector<PtxParameter> parameters;
+    try {
+        parameters = ptx_entry_parameters(v.ptx, v.lowered_name);
+    } catch (const std::invalid_argument&) {
+        return; // the entry is not in the PTX under that name: nothing to check against
+    }
+    if (const auto why = parameter_mismatch(spec, parameters)) {
+        v.status = CompileStatus::compile_error;
+        v.error = "the kernel's parameters do not match the spec's arguments: " + *why;
+    }
+}
+
 // Both compile_variants: in parallel, each thread with a compiler of its own, or on this
 // thread through `shared`.
 std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Problem& problem,
@@ -217,6 +237,7 @@ std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Probl
                 results[i] = inspect(*job.run, job.request, variants[i].register_policy, settings,
                                      job.from_cache || n > 0);
                 results[i].variant = i;
+                check_parameters(spec, results[i]);
             }
             std::lock_guard lock(progress_mutex);
             done += job.variants.size();
