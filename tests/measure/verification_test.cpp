@@ -254,6 +254,32 @@ TEST(Inputs, AConstantFillIsTheValueOrRefusedSayingWhy)
     EXPECT_THROW(fill_constant_input(ElementType::i32, bytes, 0.5), std::invalid_argument);
 }
 
+// A T1 file's Generator fill: element i is the expression's value at i, checked as a
+// Constant fill's value is, the element that does not fit named.
+TEST(Inputs, AGeneratedFillIsTheExpressionOfEachIndexOrRefusedNamingTheElement)
+{
+    const auto filled = [](ElementType type, const std::string& expression) {
+        std::vector<std::byte> bytes(4 * element_size(type));
+        fill_generated_input(type, bytes, expression);
+        return values_of(type, bytes);
+    };
+    EXPECT_EQ(filled(ElementType::f32, "i"), (std::vector<double>{0, 1, 2, 3}));
+    EXPECT_EQ(filled(ElementType::f64, "i * 0.5 + 1"), (std::vector<double>{1, 1.5, 2, 2.5}));
+    EXPECT_EQ(filled(ElementType::i32, "i - 2"), (std::vector<double>{-2, -1, 0, 1}));
+    const auto why = [](ElementType type, const std::string& expression) {
+        std::vector<std::byte> bytes(4 * element_size(type));
+        try {
+            fill_generated_input(type, bytes, expression);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(why(ElementType::i32, "i / 2"), "element 1: 0.5 does not fit a buffer of int: not a whole number");
+    EXPECT_THAT(why(ElementType::i8, "i * 60"), HasSubstr("element 3: 180 does not fit a buffer of signed char"));
+    EXPECT_THAT(why(ElementType::f32, "1 / i"), HasSubstr("element 0: "));
+}
+
 TEST(Inputs, IntegersCoverTheirRange)
 {
     const auto values = values_of(ElementType::i32, random_bytes(ElementType::i32, 10000, 5));

@@ -1,6 +1,7 @@
 // T1 kernel descriptions (JSON): the two shared files as Kernel Tuner tuned them, and
 // broken files, each refused in one line naming the file and the field.
 #include "measure/element_type.hpp"
+#include "measure/verification.hpp"
 #include "space/check_problem.hpp"
 #include "space/enumerate_space.hpp"
 #include "space/reference_variant.hpp"
@@ -8,6 +9,7 @@
 #include "spec/problem.hpp"
 #include "support/test_support.hpp"
 
+#include <cstring>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -283,6 +285,39 @@ TEST_F(BrokenT1, AConstantFillOfAnInputIsItsValueOrRefused)
     EXPECT_THAT(error_of(with_constant(2.5, "int")), HasSubstr(at + "2.5 does not fit a buffer of int: not a whole number"));
     EXPECT_THAT(error_of(with_constant("x")), HasSubstr(at + "\"x\" is not a number"));
     EXPECT_THAT(error_of(with_constant(nullptr)), HasSubstr("KernelSpecification.Arguments[1].FillValue is missing"));
+}
+
+// KTT's Generator fill (BAT's TRIAD): element i of an input is its DataSource, a Python
+// expression of i; one a buffer of its type cannot hold is refused before anything compiles.
+TEST_F(BrokenT1, AGeneratorFillIsAnExpressionOfTheIndexOrRefused)
+{
+    auto with_generator = [](const nlohmann::json& source, const std::string& type = "float") {
+        nlohmann::json doc = valid_t1();
+        auto& a = doc["KernelSpecification"]["Arguments"][1];
+        a["FillType"] = "Generator";
+        a["Type"] = type;
+        if (!source.is_null())
+            a["DataSource"] = source;
+        return doc;
+    };
+    EXPECT_EQ(error_of(with_generator("i")), "no error");
+    EXPECT_EQ(load_spec(dir.path() / "scale.json").arguments[1].fill_expression, "i");
+    EXPECT_EQ(error_of(with_generator("i // 2 * 3", "int")), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    std::vector<std::byte> bytes(4 * sizeof(std::int32_t));
+    fill_generated_input(ElementType::i32, bytes, spec.arguments[1].fill_expression);
+    std::vector<std::int32_t> values(4);
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    EXPECT_THAT(values, ElementsAre(0, 0, 3, 3));
+    EXPECT_FALSE(spec.arguments[1].fill_value);
+    EXPECT_FALSE(spec.arguments[1].random_upper);
+    const std::string at = "KernelSpecification.Arguments[1].";
+    EXPECT_THAT(error_of(with_generator(nullptr)), HasSubstr(at + "DataSource is missing"));
+    EXPECT_THAT(error_of(with_generator("i", "float2")),
+                HasSubstr(at + "FillType Generator fills buffers of scalar elements only"));
+    EXPECT_THAT(error_of(with_generator("i / 2", "int")),
+                HasSubstr(at + "DataSource 'i / 2': element 1: 0.5 does not fit a buffer of int"));
+    EXPECT_THAT(error_of(with_generator("j")), AllOf(HasSubstr(at + "DataSource"), HasSubstr("unknown name 'j'")));
 }
 
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)

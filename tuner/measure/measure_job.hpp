@@ -33,6 +33,7 @@ struct ArgumentValue {
     bool kernel_parameter = true; // passed to the kernel in its position
     std::optional<double> random_upper; // inputs: drawn from (0, random_upper] (KernelArgument)
     std::optional<double> fill_value;   // inputs: every element this value (KernelArgument)
+    std::string fill_expression;        // inputs: element i is this expression of i (KernelArgument)
 };
 
 // The spec's arguments evaluated for a problem and variant; throws SpecError-like

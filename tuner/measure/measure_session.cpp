@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace autotune {
 namespace {
@@ -171,7 +172,15 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
         p.host[i].type = a.type;
         if (a.access != BufferAccess::output) {
             p.host[i].bytes.resize(bytes);
-            if (a.fill_value)
+            if (!a.fill_expression.empty()) {
+                try {
+                    fill_generated_input(a.type, p.host[i].bytes, a.fill_expression);
+                } catch (const std::exception& e) {
+                    throw std::invalid_argument(
+                        fmt::format("argument {}: its Generator fill '{}': {}", a.name, a.fill_expression, e.what()));
+                }
+            }
+            else if (a.fill_value)
                 fill_constant_input(a.type, p.host[i].bytes, *a.fill_value);
             else
                 fill_random_input(a.type, p.host[i].bytes, job.seed + i, a.random_upper);

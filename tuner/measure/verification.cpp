@@ -1,5 +1,7 @@
 #include "measure/verification.hpp"
 
+#include "spec/expression.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -266,6 +268,23 @@ void fill_constant_input(ElementType type, std::span<std::byte> bytes, double va
         constexpr std::size_t size = sizeof(typename T::Bits);
         for (std::size_t i = 0, n = whole_elements(type, bytes.size()); i < n; ++i)
             store<T>(bytes.data() + i * size, bits);
+    });
+}
+
+void fill_generated_input(ElementType type, std::span<std::byte> bytes, const std::string& expression)
+{
+    ExpressionScope scope({"i"});
+    const Expression generator(expression, "the Generator fill", scope);
+    with_traits(type, [&]<class T>(T) {
+        constexpr std::size_t size = sizeof(typename T::Bits);
+        for (std::size_t i = 0, n = whole_elements(type, bytes.size()); i < n; ++i) {
+            scope.set("i", static_cast<double>(i));
+            try {
+                store<T>(bytes.data() + i * size, constant_bits<T>(generator.evaluate(), type));
+            } catch (const std::exception& e) { // a value the type cannot hold; ExpressionError: not finite
+                throw std::invalid_argument(fmt::format("element {}: {}", i, e.what()));
+            }
+        }
     });
 }
 

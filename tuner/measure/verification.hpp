@@ -30,6 +30,13 @@ void fill_constant_input(ElementType type, std::span<std::byte> bytes, double va
 // The same checks alone, for a spec loader before anything compiles.
 void check_constant_input(ElementType type, double value);
 
+// Element i the value of `expression` (the spec's expression language) with i its index (a
+// T1 file's Generator fill), each value checked as a Constant fill's is; throws
+// std::invalid_argument naming the element whose value the type cannot hold ("element 1:
+// 0.5 does not fit a buffer of int: not a whole number"), ExpressionError when the
+// expression does not parse.
+void fill_generated_input(ElementType type, std::span<std::byte> bytes, const std::string& expression);
+
 // The poison written into outputs before a verification launch: a quiet NaN with a
 // recognisable payload for floating-point types, a sentinel for integers.
 void fill_poison(ElementType type, std::span<std::byte> bytes);

@@ -87,6 +87,9 @@ struct KernelArgument {
     std::optional<double> random_upper;
     // Inputs: every element this value instead of random ones (T1's Constant fill).
     std::optional<double> fill_value;
+    // Inputs: element i is this expression of i, in the spec's expression language (T1's
+    // Generator fill, KTT's DataSource: "i", "i % 7 * 0.5"). Empty: none.
+    std::string fill_expression;
 };
 
 struct LaunchGeometry {

@@ -379,6 +379,26 @@ double constant_fill_of(const T1Reader& r, const json& value, ElementType type, 
     return fill;
 }
 
+// A Generator fill's DataSource (KTT's): a Python expression of the element's index i, in
+// the spec's expression language. Checked here on the first elements, so a value the type
+// cannot hold is refused before anything compiles.
+std::string generator_of(const T1Reader& r, const json& a, const BufferElement& element, const std::string& at)
+{
+    if (element.components != 1)
+        r.fail(at + ".FillType", "Generator fills buffers of scalar elements only (one value per index i)");
+    const std::string source = r.string(r.required(a, "DataSource", at), at + ".DataSource");
+    PythonTranslation names;
+    names.variables.insert("i");
+    const std::string expression = translate(r, source, names, at + ".DataSource");
+    std::vector<std::byte> first(4 * element_size(element.component));
+    try {
+        fill_generated_input(element.component, first, expression);
+    } catch (const std::exception& e) { // ExpressionError, or a value the type cannot hold
+        r.fail(at + ".DataSource", fmt::format("'{}': {}", source, e.what()));
+    }
+    return expression;
+}
+
 void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
 {
     const std::string where = "KernelSpecification.Arguments";
@@ -410,7 +430,7 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         const std::string at = fmt::format("{}[{}]", where, i);
         const json& a = arguments[i];
         r.known_keys(spec, a, at, {"Name", "Type", "MemoryType", "AccessType", "MemType", "FillType", "Size", "FillValue",
-                             "Output", "Description", "RandomSeed", "TypeSize"});
+                             "Output", "Description", "RandomSeed", "TypeSize", "DataSource"});
         if (a.contains("RandomSeed"))
             r.note(spec, at + ".RandomSeed", "random inputs are drawn from --seed");
         if (a.contains("TypeSize"))
@@ -463,9 +483,11 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         // (Constant); an output's fill is overwritten by the kernel (the tuner poisons
         // outputs to find unwritten elements).
         const std::string fill = a.contains("FillType") ? r.string(a.at("FillType"), at + ".FillType") : "Random";
-        if (fill != "Random" && fill != "Constant")
-            r.fail(at + ".FillType", fmt::format("'{}' is not supported (Random or Constant: the tuner makes its "
-                                                 "inputs, for any problem size)", fill));
+        if (fill != "Random" && fill != "Constant" && fill != "Generator")
+            r.fail(at + ".FillType", fmt::format("'{}' is not supported (Random, Constant or Generator: the tuner "
+                                                 "makes its inputs, for any problem size)", fill));
+        if (fill == "Generator" && argument.access != BufferAccess::output)
+            argument.fill_expression = generator_of(r, a, element, at);
         if (fill == "Random" && argument.access != BufferAccess::output && a.contains("FillValue"))
             argument.random_upper = random_upper_of(r, a.at("FillValue"), element.component, at + ".FillValue");
         if (fill == "Constant" && argument.access != BufferAccess::output)
