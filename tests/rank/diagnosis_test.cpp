@@ -22,6 +22,7 @@ VariantFacts healthy(bool compute_bound)
     f.grid_blocks = 132 * 8 * 10;
     f.sms = 132;
     f.memory_ops.vector_loads = 4;
+    f.memory_ops.vector_stores = 1;
     f.vectors_possible = true;
     f.ceilings = Ceilings{60e3, 3e3, 1980, "test"};
     f.problem = compute_bound ? roofline_for(2e12, 1e8, f.ceilings) : roofline_for(0, 8e9, f.ceilings);
@@ -32,6 +33,21 @@ TEST(Diagnosis, AHealthyVariantHasNone)
 {
     EXPECT_THAT(diagnose(healthy(true)), ::testing::IsEmpty());
     EXPECT_DOUBLE_EQ(model_factors(healthy(false), 0.5).fraction(), 1.0);
+}
+
+// BAT's CUDA GEMM has its StoreResults call commented out: NVRTC removes the whole
+// product, and every variant is four registers of nothing. That comes first.
+TEST(Diagnosis, AVariantThatStoresNothingIsSaidFirst)
+{
+    VariantFacts f = healthy(true);
+    f.memory_ops.vector_stores = 0;
+    f.threads_per_block = 64;
+    const auto d = diagnose(f);
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_THAT(d[0], HasSubstr("stores nothing to global memory"));
+    EXPECT_THAT(d[1], HasSubstr("blocks of 64 threads"));
+    f.memory_ops.other_writes = 1; // an atomic, a generic store: it writes
+    EXPECT_THAT(diagnose(f), ::testing::Not(::testing::Contains(HasSubstr("stores nothing"))));
 }
 
 TEST(Diagnosis, SpillsComeFirst)

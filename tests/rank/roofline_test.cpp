@@ -96,6 +96,34 @@ TEST(PtxMemoryOps, CountsScalarAndVectorGlobalAccesses)
     EXPECT_EQ(ops.scalar_loads, 2u);
     EXPECT_EQ(ops.vector_stores, 1u);
     EXPECT_EQ(ops.scalar_stores, 1u);
+    EXPECT_EQ(ops.other_writes, 0u);
+    EXPECT_TRUE(ops.writes_global());
+}
+
+// Writes besides st.global, and what only looks like one: a kernel whose code has none
+// never writes its outputs.
+TEST(PtxMemoryOps, OtherWritesAreGenericStoresGlobalAtomicsAndBulkCopiesOut)
+{
+    const auto writes = [](const char* ptx) { return count_global_memory_ops(ptx).other_writes; };
+    EXPECT_EQ(writes("\tst.u32 \t[%rd4], %r2;\n"), 1u);                  // a generic address
+    EXPECT_EQ(writes("\t@%p1 st.v2.f32 \t[%rd4], {%f1, %f2};\n"), 1u);
+    EXPECT_EQ(writes("\tatom.global.add.u32 \t%r1, [%rd2], 1;\n"), 1u);
+    EXPECT_EQ(writes("\tred.add.f32 \t[%rd2], %f1;\n"), 1u);
+    EXPECT_EQ(writes("\tst.relaxed.gpu.global.u32 \t[%rd2], %r1;\n"), 1u);
+    EXPECT_EQ(writes("\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group \t[%rd1, {%r1, %r2}], [%r3];\n"), 1u);
+    EXPECT_EQ(writes("\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 \t[%rd1], [%r3], 64;\n"), 1u);
+    // Not writes of global memory:
+    EXPECT_EQ(writes("\tst.shared.f32 \t[%r4], %f1;\n"
+                     "\tst.local.u32 \t[%rd9], %r1;\n"
+                     "\tst.param.b32 \t[param0], %r1;\n"
+                     "\tst.async.shared::cluster.mbarrier::complete_tx::bytes.u32 \t[%r1], %r2, [%r3];\n"
+                     "\tatom.shared.add.u32 \t%r1, [%r2], 1;\n"
+                     "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 \t[%r1], {%r2, %r3, %r4, %r5};\n"
+                     "\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \t[%r1], [%rd1, {%r2, %r3}], [%r4];\n"
+                     "\tst.global.f32 \t[%rd1], %f1;\n"), // counted as a store, not again here
+              0u);
+    const GlobalMemoryOps none = count_global_memory_ops("\tld.global.f32 \t%f1, [%rd1];\n\tret;\n");
+    EXPECT_FALSE(none.writes_global());
 }
 
 } // namespace

@@ -14,6 +14,11 @@ constexpr int warps_per_scheduler_floor = 4;
 std::vector<std::string> diagnose(const VariantFacts& f)
 {
     std::vector<std::string> out;
+    // First: a kernel that writes nothing has no outputs to time (the compiler removed its
+    // work, or the store is missing), whatever else its code says.
+    if (!f.memory_ops.writes_global())
+        out.push_back("stores nothing to global memory: its code has no global store, atomic or bulk copy out, so its "
+                      "outputs are never written (the compiler removes work whose results are not stored)");
     const ResourceUsage& r = f.resources;
     if (r.spill_stores > 0 || r.spill_loads > 0)
         out.push_back(fmt::format("spills: {} bytes stored and {} loaded per thread through local memory",
