@@ -162,6 +162,14 @@ TEST_F(NoWinnerCli, AT1FileWithFixedSizesIsNamedWithoutAnEmptyProblem)
     EXPECT_THAT(r.err, HasSubstr("undeclared.json: no winner for sm_90: no variant compiled (2 compile errors); "
                                  "the first: "));
     EXPECT_THAT(r.err, HasSubstr("power_src"));
+    // Without --quiet the progress lines count the errors as they come.
+    const auto loud = test::run_autotune(fmt::format("run {} --arch sm_90 --compile-only --out {}",
+                                                     (dir.path() / "undeclared.json").string(),
+                                                     (dir.path() / "results").string()),
+                                         dir.path());
+    EXPECT_EQ(loud.exit_code, 1) << loud.err;
+    EXPECT_THAT(loud.err, HasSubstr("compiling undeclared for sm_90: 2/2 (100%)"));
+    EXPECT_THAT(loud.err, HasSubstr(", 2 compile errors so far\n"));
 }
 
 } // namespace

@@ -168,6 +168,7 @@ int check_model(const CheckOptions& o)
     setup.not_measured = "check-model: the measurements are the file's";
     ProgressLine progress(progress_style(o.quiet, o.json), "compiling", std::cerr);
     setup.compile.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    setup.compile.failed = compile_errors_note(progress);
     setup.progress.phase = [&progress](const std::string& label) { progress.relabel(label); };
     setup.progress.phase_done = [&progress] { progress.finish(); };
     use_compile_cache(o.cache, setup.compile, [&progress](const std::string& line) { progress.say(line); });

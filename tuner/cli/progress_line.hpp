@@ -6,6 +6,7 @@
 #include "util/progress_throttle.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -22,7 +23,10 @@ public:
     ProgressLine(ProgressStyle style, std::string label, std::ostream& out);
     void update(std::size_t done, std::size_t total);
     void finish(); // clears the terminal line
-    void relabel(std::string label); // a new phase: the log's clock starts over
+    void relabel(std::string label); // a new phase: the log's clock starts over, the note is cleared
+    // Said after the counter in the lines that follow, until the next phase (", 37 compile
+    // errors so far"): a run whose variants all fail shows it while it goes on.
+    void note(std::string text);
     // A line to read among the progress (a warning): on a terminal it replaces the
     // counter, which the next update draws again below it.
     void say(const std::string& line);
@@ -30,9 +34,13 @@ public:
 private:
     ProgressStyle style_;
     std::string label_;
+    std::string note_;
     std::ostream& out_;
     ProgressThrottle throttle_;
     std::mutex mutex_;
 };
+
+// For CompileSettings::failed: the count of variants that did not compile, as the note.
+[[nodiscard]] std::function<void(std::size_t)> compile_errors_note(ProgressLine& progress);
 
 } // namespace autotune::cli

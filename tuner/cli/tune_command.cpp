@@ -356,6 +356,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     ProgressLine progress(progress_style(o.quiet, o.json), fmt::format("compiling {} for {}", spec.name, arch.name()),
                           std::cerr);
     settings.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
+    settings.failed = compile_errors_note(progress);
     setup.search.progress = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
     setup.progress.phase = [&progress](const std::string& label) { progress.relabel(label); };
     setup.progress.phase_done = [&progress] { progress.finish(); };

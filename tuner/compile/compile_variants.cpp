@@ -193,6 +193,7 @@ std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Probl
     std::size_t done = variants.size();
     for (const auto& job : jobs)
         done -= job.variants.size();
+    std::size_t failed = done; // a variant in no job failed before compiling (its request)
     std::mutex progress_mutex;
     // The cache only saves time: an entry that cannot be stored (a full disk) is said once,
     // the compile's own output stands, and the rest of this call stores nothing.
@@ -241,6 +242,14 @@ std::vector<CompiledVariant> compile_through(const KernelSpec& spec, const Probl
             }
             std::lock_guard lock(progress_mutex);
             done += job.variants.size();
+            std::size_t failed_now = 0;
+            for (const std::size_t i : job.variants)
+                failed_now += results[i].status == CompileStatus::ok ? 0 : 1;
+            if (failed_now > 0) {
+                failed += failed_now;
+                if (settings.failed)
+                    settings.failed(failed);
+            }
             if (settings.progress)
                 settings.progress(done, variants.size());
         }

@@ -36,6 +36,9 @@ struct CompileSettings {
     std::filesystem::path project_root;             // paths in records are relative to it
     // Called from worker threads, serialised, after each variant: (done, total).
     std::function<void(std::size_t, std::size_t)> progress;
+    // Called the same way, before `progress`, whenever a variant did not compile: how many
+    // have not so far in this call (a template that does not compile shows at once).
+    std::function<void(std::size_t)> failed;
 };
 
 [[nodiscard]] std::vector<CompiledVariant> compile_variants(const KernelSpec& spec, const Problem& problem,
