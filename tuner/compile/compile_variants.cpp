@@ -131,13 +131,15 @@ void check_parameters(const KernelSpec& spec, CompiledVariant& v)
 {
     if (v.status != CompileStatus::ok || v.ptx.empty())
         return;
-    std::vector<PtxParameter> parameters;
+    std::optional<std::string> why;
     try {
-        parameters = ptx_entry_parameters(v.ptx, v.lowered_name);
+        why = parameter_mismatch(spec, ptx_entry_parameters(v.ptx, v.lowered_name));
     } catch (const std::invalid_argument&) {
-        return; // the entry is not in the PTX under that name: nothing to check against
+        // The entry is not in the PTX under that name, or an argument's type is one the spec
+        // loader refuses anyway: nothing to check against here (this runs on a worker thread).
+        return;
     }
-    if (const auto why = parameter_mismatch(spec, parameters)) {
+    if (why) {
         v.status = CompileStatus::compile_error;
         v.error = "the kernel's parameters do not match the spec's arguments: " + *why;
     }

@@ -179,8 +179,7 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
                     throw std::invalid_argument(
                         fmt::format("argument {}: its Generator fill '{}': {}", a.name, a.fill_expression, e.what()));
                 }
-            }
-            else if (a.fill_value)
+            } else if (a.fill_value)
                 fill_constant_input(a.type, p.host[i].bytes, *a.fill_value);
             else
                 fill_random_input(a.type, p.host[i].bytes, job.seed + i, a.random_upper);

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <fmt/format.h>
+#include <limits>
 #include <optional>
 #include <string>
 
