@@ -31,8 +31,8 @@ int import_command(const Arguments& args)
                      "of tune_params), measured ones with their samples, failed ones with the status\n"
                      "compile_error (CompilationFailedConfig) or launch_error (RuntimeFailedConfig);\n"
                      "InvalidConfig entries are left out, like configurations the constraints remove.\n"
-                     "A T4 document (Kernel Tuner's, or `autotune export t4`'s) is read the same way, its\n"
-                     "kernel named by the file; its invalidity keeps wrong_result and timeout apart.");
+                     "A T4 document (Kernel Tuner's, KTT's, or `autotune export t4`'s) is read the same way,\n"
+                     "its kernel named by the file; its invalidity keeps wrong_result and timeout apart.");
     line.options()("output,o", po::value(&out), "RESULTS: the results file to write")(
         "json", po::bool_switch(&as_json), "say what was written as JSON");
     line.positional("inputs", po::value(&positional)->composing(), -1);

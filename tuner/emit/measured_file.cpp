@@ -76,15 +76,22 @@ MeasuredFile read_measured_file(const std::filesystem::path& file)
     const std::string path = file.string();
     json document = read_json_file(file);
     const bool t4 = is_t4(document);
-    const json::json_pointer measured_by("/metadata/measured_by"), imported_from("/imported_from");
-    const bool kernel_tuner = t4 ? !(document.contains(measured_by) && document.at(measured_by) == "autotune")
+    const json::json_pointer measured_by("/metadata/measured_by"), imported_from("/imported_from"),
+        autotuner("/metadata/autotuner");
+    // Who measured decides how the file's kernels were compiled (Kernel Tuner adds -ftz=true).
+    // Kernel Tuner's T4 names no tuner; autotune's says measured_by, KTT's autotuner.
+    const std::string tuner = document.contains(autotuner) && document.at(autotuner).is_string()
+                                  ? document.at(autotuner).get<std::string>()
+                                  : std::string();
+    const bool kernel_tuner = t4 ? !(document.contains(measured_by) && document.at(measured_by) == "autotune") &&
+                                       (tuner.empty() || tuner == "Kernel Tuner" || tuner == "kernel_tuner")
                                  : is_kt_cache(document) || (document.contains(imported_from) &&
                                                              document.at(imported_from).is_string());
     document = as_kt_cache(std::move(document), file); // as import reads it
     MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
     out.kernel_tuner = kernel_tuner;
     if (t4)
-        out.format = "T4";
+        out.format = tuner.empty() ? "T4" : tuner + "'s T4";
     for (const auto& c : out.configurations)
         for (const auto& name : out.parameters)
             if (!c.params.contains(name))

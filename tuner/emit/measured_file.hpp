@@ -27,13 +27,13 @@ struct MeasuredConfiguration {
 };
 
 struct MeasuredFile {
-    std::string format;                     // "Kernel Tuner cache" or "autotune results"
+    std::string format;                     // "Kernel Tuner cache", "autotune results", "T4", "KTT's T4"
     std::vector<std::string> parameters;    // the names every configuration sets
     std::vector<MeasuredConfiguration> configurations; // the file's order (a cache's: by index)
     std::size_t not_measured = 0;           // records with neither a time nor a failure
     std::string device;                     // as the file names it; empty when it does not
-    // Measured by Kernel Tuner: a cache, a T4 document autotune did not measure, a results
-    // file imported from a cache. Its binaries were compiled as Kernel Tuner compiles.
+    // Measured by Kernel Tuner: a cache, a T4 document neither autotune nor another named
+    // tuner (KTT) measured, a results file imported from a cache. Its binaries were compiled as Kernel Tuner compiles.
     bool kernel_tuner = false;
 };
 

@@ -5,6 +5,10 @@
 #include "strategy/replay.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <stdexcept>
@@ -34,6 +38,50 @@ const char* kt_failure_of(const std::string& invalidity)
     if (invalidity == "constraints")
         return "InvalidConfig";
     return "RuntimeFailedConfig";
+}
+
+// Milliseconds in one of a T4 time unit: the measurement's own unit, else the document's
+// metadata.timeunit (KTT writes "" beside each time and "microseconds" there), else
+// milliseconds, Kernel Tuner's and autotune's (both spell it "miliseconds").
+double milliseconds_per(std::string unit)
+{
+    std::ranges::transform(unit, unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    static const std::map<std::string, double> per_unit{
+        {"", 1.0},          {"ms", 1.0},         {"milliseconds", 1.0}, {"miliseconds", 1.0}, {"millisecond", 1.0},
+        {"us", 1e-3},       {"microseconds", 1e-3}, {"microsecond", 1e-3}, {"ns", 1e-6},        {"nanoseconds", 1e-6},
+        {"nanosecond", 1e-6}, {"s", 1e3},        {"seconds", 1e3},      {"second", 1e3}};
+    const auto found = per_unit.find(unit);
+    if (found == per_unit.end())
+        throw std::invalid_argument("a time unit autotune does not know: \"" + unit +
+                                    "\" (nanoseconds, microseconds, milliseconds or seconds)");
+    return found->second;
+}
+
+// A configuration value as the tuner meant it: KTT writes every value as a string ("16",
+// "1.000000"), so a string that is wholly a number is read as that number.
+json configuration_value(const json& value)
+{
+    if (!value.is_string())
+        return value;
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.empty())
+        return value;
+    std::int64_t whole = 0;
+    if (auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), whole);
+        error == std::errc() && end == text.data() + text.size())
+        return whole;
+    double real = 0;
+    if (auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), real);
+        error == std::errc() && end == text.data() + text.size() && std::isfinite(real))
+        return real;
+    return value;
+}
+
+std::string string_field(const json& object, const char* name)
+{
+    return object.is_object() && object.contains(name) && object.at(name).is_string()
+               ? object.at(name).get<std::string>()
+               : std::string();
 }
 
 } // namespace
@@ -101,13 +149,17 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
     std::map<std::string, std::vector<json>> values;
     json cache = json::object();
     const json& records = t4.at("results");
+    const json metadata = t4.value("metadata", json::object());
+    const std::string document_unit = string_field(metadata, "timeunit");
     if (records.empty())
         throw std::invalid_argument(fmt::format("{}: a T4 document without results: no configuration to read", path));
     for (std::size_t i = 0; i < records.size(); ++i) {
         const json& r = records[i];
         if (!r.is_object() || !r.contains("configuration") || !r.at("configuration").is_object())
             throw bad(i, "has no configuration");
-        const json& configuration = r.at("configuration");
+        json configuration = r.at("configuration");
+        for (auto& [name, value] : configuration.items())
+            value = configuration_value(value);
         if (keys.empty())
             for (const auto& [name, value] : configuration.items())
                 keys.push_back(name);
@@ -124,18 +176,43 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
                 key += ',';
             key += value.is_string() ? value.get<std::string>() : value.dump();
         }
-        // Held by value: r.value() returns a copy, and a pointer into it would outlive it.
+        // The objective is the measurement the record names first ("time" for Kernel Tuner
+        // and KTT 2.2, "TotalDuration" in KTT's converted files). Held by value: r.value()
+        // returns a copy, and a pointer into it would outlive it.
+        const json objectives = r.value("objectives", json::array());
+        const std::string objective =
+            objectives.is_array() && !objectives.empty() && objectives.at(0).is_string()
+                ? objectives.at(0).get<std::string>()
+                : "time";
         const json measurements = r.value("measurements", json::array());
-        const auto time = std::find_if(measurements.begin(), measurements.end(),
-                                       [](const json& m) { return m.is_object() && m.value("name", "") == "time"; });
-        if (time == measurements.end() || !time->contains("value"))
-            throw bad(i, "has no \"time\" measurement");
-        const json& value = time->at("value");
+        const auto time = std::find_if(measurements.begin(), measurements.end(), [&](const json& m) {
+            return m.is_object() && m.value("name", "") == objective;
+        });
         const std::string invalidity = r.value("invalidity", "");
-        if (value.is_number()) {
-            entry["time"] = value;
-            if (const json times = r.value("times", json::object()); times.contains("runtimes"))
-                entry["times"] = times.at("runtimes");
+        // KTT records a failed configuration's duration as a number: the invalidity decides,
+        // and a failure needs no measurement.
+        const bool failed = !invalidity.empty() && invalidity != "correct";
+        const bool timed = time != measurements.end() && time->contains("value");
+        if (!timed && !failed)
+            throw bad(i, "has no \"" + objective + "\" measurement (its objective)");
+        const json value = timed ? time->at("value") : json();
+        if (value.is_number() && !failed) {
+            std::string unit = string_field(*time, "unit");
+            if (unit.empty())
+                unit = document_unit;
+            double scale = 1.0;
+            try {
+                scale = milliseconds_per(unit);
+            } catch (const std::invalid_argument& e) {
+                throw bad(i, e.what());
+            }
+            entry["time"] = value.get<double>() * scale;
+            if (const json times = r.value("times", json::object()); times.contains("runtimes")) {
+                json runtimes = json::array();
+                for (const json& t : times.at("runtimes"))
+                    runtimes.push_back(t.is_number() ? json(t.get<double>() * scale) : t);
+                entry["times"] = runtimes;
+            }
         } else {
             entry["time"] = value.is_string() ? value : json(kt_failure_of(invalidity));
             entry["invalidity"] = invalidity; // finer than Kernel Tuner's failure strings
@@ -150,9 +227,11 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
     }
     json out{{"kernel_name", kernel}, {"problem_size", nullptr}, {"tune_params_keys", keys},
              {"tune_params", tune_params}, {"objective", "time"}, {"cache", cache}};
-    if (const json metadata = t4.value("metadata", json()); metadata.is_object() && metadata.contains("device_name") &&
-                                                            metadata.at("device_name").is_string())
-        out["device_name"] = metadata.at("device_name");
+    // Kernel Tuner's and autotune's T4 name the device device_name, KTT's device.
+    if (std::string device = string_field(metadata, "device_name"); !device.empty())
+        out["device_name"] = device;
+    else if (device = string_field(metadata, "device"); !device.empty())
+        out["device_name"] = device;
     return out;
 }
 

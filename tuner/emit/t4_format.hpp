@@ -1,8 +1,10 @@
 // T4, the autotuning community's shared output format (AutoTuningAssociation's benchmark
-// hub; Kernel Tuner writes it): a "results" list of {configuration, times {runtimes, ...},
-// invalidity, correctness, measurements [{name: "time", value, unit}], objectives}, times in
-// milliseconds. autotune writes a results file's measured variants as T4, and reads T4 back
-// (as the Kernel Tuner cache it carries the same facts as) so the two round-trip.
+// hub; Kernel Tuner and KTT write it): a "results" list of {configuration, times {runtimes,
+// ...}, invalidity, correctness, measurements [{name, value, unit}], objectives}. autotune
+// writes a results file's measured variants as T4 (milliseconds), and reads T4 back (as the
+// Kernel Tuner cache it carries the same facts as) so the two round-trip; it reads KTT's
+// too, whose values are strings, times in metadata.timeunit and objective may be
+// "TotalDuration".
 #pragma once
 
 #include <filesystem>
@@ -22,10 +24,14 @@ namespace autotune {
 [[nodiscard]] bool is_t4(const nlohmann::ordered_json& document);
 
 // A T4 document as the Kernel Tuner cache holding the same facts, named by `kernel`:
-// tune_params from the configurations' values, sorted (T4 keeps no value lists, so indices
-// count only recorded values), time = the "time" measurement, times = the runtimes, and a
-// failed record's invalidity kept beside its failure string. Throws std::invalid_argument
-// naming `path` when a record lacks what T4 requires.
+// tune_params from the configurations' values (a string that is wholly a number read as
+// it), sorted (T4 keeps no value lists, so indices count only recorded values), time = the
+// measurement the record's first objective names ("time" when it names none) and times =
+// the runtimes, both in milliseconds (from the measurement's unit, else metadata.timeunit,
+// else milliseconds), a record whose invalidity is not "correct" a failure whatever its
+// value, kept beside its failure string; device_name from metadata.device_name or
+// .device. Throws std::invalid_argument naming `path` and the record when a record lacks
+// what T4 requires or names a time unit that is not one.
 [[nodiscard]] nlohmann::ordered_json kt_cache_of_t4(const nlohmann::ordered_json& t4, const std::string& kernel,
                                                     const std::string& path);
 
