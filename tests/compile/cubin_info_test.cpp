@@ -420,6 +420,26 @@ TEST(CubinInfo, AgreesWithCuobjdump)
     }
 }
 
+// Each function's listing in cuobjdump -sass of `cubin`, from its header to the next one.
+std::map<std::string, std::string> sass_listings(const std::string& cuobjdump, const std::string& cubin,
+                                                 const std::vector<std::string>& names)
+{
+    const test::TempDir dir;
+    const auto path = dir.path() / "listed.cubin";
+    std::ofstream(path, std::ios::binary) << cubin;
+    const auto dump = test::run_command(cuobjdump + " -sass " + path.string());
+    if (dump.exit_code != 0)
+        throw std::runtime_error("cuobjdump -sass failed: " + dump.err);
+    std::map<std::string, std::string> listings;
+    for (const std::string& name : names) {
+        const std::size_t from = dump.out.find("Function : " + name + "\n");
+        if (from == std::string::npos)
+            throw std::runtime_error("cuobjdump lists no " + name);
+        listings[name] = dump.out.substr(from, dump.out.find("Function : ", from + 1) - from);
+    }
+    return listings;
+}
+
 // The loops the machine code kept: its backward branches, as cuobjdump -sass shows them
 // (a BRA whose target is at or before its own address), and none in code without a loop.
 TEST(CubinInfo, BackwardBranchesAgreeWithCuobjdump)
@@ -447,18 +467,10 @@ extern "C" __global__ void nested(float* p, const float* q, int n) {
     for (const std::string arch : {"sm_75", "sm_86", "sm_90", "sm_120"}) {
         SCOPED_TRACE(arch);
         const Compiled c = compile(kernels, arch);
-        const test::TempDir dir;
-        const auto path = dir.path() / "loops.cubin";
-        std::ofstream(path, std::ios::binary) << c.cubin;
-        const auto dump = test::run_command(cuobjdump + " -sass " + path.string());
-        ASSERT_EQ(dump.exit_code, 0) << dump.err;
+        const auto listings = sass_listings(cuobjdump, c.cubin, {"straight", "summing", "nested"});
         const CubinInfo cubin = read_cubin(c.cubin);
-        for (const std::string name : {"straight", "summing", "nested"}) {
+        for (const auto& [name, listing] : listings) {
             SCOPED_TRACE(name);
-            // The function's listing: from its header to the next one.
-            const std::size_t from = dump.out.find("Function : " + name + "\n");
-            ASSERT_NE(from, std::string::npos);
-            const std::string listing = dump.out.substr(from, dump.out.find("Function : ", from + 1) - from);
             int backward = 0;
             const std::regex branch(R"(/\*([0-9a-f]{4,})\*/[^\n;]*\bBRA\b[^\n;]* 0x([0-9a-f]+)\s*;)");
             for (auto it = std::sregex_iterator(listing.begin(), listing.end(), branch); it != std::sregex_iterator(); ++it) {
@@ -472,6 +484,82 @@ extern "C" __global__ void nested(float* p, const float* q, int n) {
         }
         EXPECT_EQ(find_function(cubin, "straight").entry_loops, 0);
         EXPECT_GE(find_function(cubin, "summing").entry_loops, 1);
+    }
+}
+
+// The innermost loops the machine code kept and the unroll markers in each (LDG, STG, LDS,
+// STS, MUFU), as cuobjdump -sass shows them: a backward branch's range that holds no other.
+TEST(CubinInfo, InnermostLoopsAndTheirMarkersAgreeWithCuobjdump)
+{
+    const std::string cuobjdump = find_tool("cuobjdump");
+    if (cuobjdump.empty())
+        GTEST_SKIP() << "cuobjdump is neither in " << test::cuda_bin_dir() << " nor on PATH";
+    const std::string kernels = R"(
+extern "C" __global__ void straight(float* p) { p[threadIdx.x] = rsqrtf(p[threadIdx.x]); }
+extern "C" __global__ void marked(const float* p, float* q, int n, int m) {
+    __shared__ float tile[256];
+    float s = 0;
+    for (int k = 0; k < m; ++k) {
+        tile[threadIdx.x] = p[k * blockDim.x + threadIdx.x];
+        __syncthreads();
+        for (int i = 0; i < n; ++i) s += __expf(tile[(threadIdx.x + i) & 255]) * rsqrtf(p[i] + s);
+        __syncthreads();
+    }
+    q[threadIdx.x] = s;
+}
+)";
+    for (const std::string arch : {"sm_75", "sm_86", "sm_90", "sm_120"}) {
+        SCOPED_TRACE(arch);
+        const Compiled c = compile(kernels, arch, {"-use_fast_math"});
+        const auto listings = sass_listings(cuobjdump, c.cubin, {"straight", "marked"});
+        const CubinInfo cubin = read_cubin(c.cubin);
+        for (const auto& [name, listing] : listings) {
+            SCOPED_TRACE(name);
+            const CubinFunctionInfo& f = find_function(cubin, name);
+            // Each instruction's address and mnemonic, in order.
+            std::vector<std::pair<long long, std::string>> code;
+            std::vector<std::pair<long long, long long>> loops; // [target, branch] addresses
+            const std::regex line(R"(/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_]+)[^\n;]*?(?: 0x([0-9a-f]+))?\s*;)");
+            for (auto it = std::sregex_iterator(listing.begin(), listing.end(), line); it != std::sregex_iterator(); ++it) {
+                const long long at = std::stoll((*it)[1], nullptr, 16);
+                if (at >= f.entry_code_bytes)
+                    break;
+                code.emplace_back(at, (*it)[2]);
+                if ((*it)[2] == "BRA" && (*it)[3].matched && std::stoll((*it)[3], nullptr, 16) <= at)
+                    loops.emplace_back(std::stoll((*it)[3], nullptr, 16), at);
+            }
+            std::vector<MachineLoop> expected;
+            for (const auto& [target, branch] : loops) {
+                bool holds_another = false;
+                for (const auto& other : loops)
+                    holds_another |= other != std::pair(target, branch) && target <= other.first && other.second <= branch;
+                if (holds_another)
+                    continue;
+                MachineLoop loop;
+                for (const auto& [at, mnemonic] : code) {
+                    if (at < target || at > branch)
+                        continue;
+                    ++loop.instructions;
+                    loop.markers.global_loads += mnemonic == "LDG";
+                    loop.markers.global_stores += mnemonic == "STG";
+                    loop.markers.shared_loads += mnemonic == "LDS";
+                    loop.markers.shared_stores += mnemonic == "STS";
+                    loop.markers.multi_function += mnemonic == "MUFU";
+                }
+                expected.push_back(loop);
+            }
+            EXPECT_EQ(f.entry_inner_loops, expected);
+        }
+        EXPECT_TRUE(find_function(cubin, "straight").entry_inner_loops.empty());
+        const auto& inner = find_function(cubin, "marked").entry_inner_loops;
+        ASSERT_FALSE(inner.empty());
+        int shared_loads = 0, multi_function = 0;
+        for (const MachineLoop& loop : inner) {
+            shared_loads += loop.markers.shared_loads;
+            multi_function += loop.markers.multi_function;
+        }
+        EXPECT_GE(shared_loads, 1);
+        EXPECT_GE(multi_function, 2); // an exp2 and a rsqrt each time round
     }
 }
 

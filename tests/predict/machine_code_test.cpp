@@ -1,6 +1,8 @@
 // The PTX's counts against the machine code ptxas really makes of it: a loop ptxas unrolls
 // fully is code it copied, not code that runs more often.
 #include "compile/cubin_info.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "arch/arch_target.hpp"
 #include "predict/ptx_kernel.hpp"
 #include "predict/warp_work.hpp"
 #include "support/test_support.hpp"
@@ -8,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 namespace autotune {
@@ -86,6 +89,85 @@ TEST_P(MachineCode, ALoopPtxasUnrolledFullyCountsItsWorkOnce)
     WarpWork even = ptx_work;
     count_machine_code(even, machine_instructions, 2);
     EXPECT_GT(even.issue, 4 * ptx_work.issue);
+}
+
+// A kernel compiled with NVRTC as autotune compiles it, and what the count makes of it:
+// the PTX's work, the machine code read by its loops, and read as an even expansion.
+struct Counted {
+    CubinFunctionInfo machine;
+    WarpWork ptx;
+    WarpWork by_loops;
+    WarpWork even;
+};
+
+Counted count(const std::string& source, const std::string& arch, const ParameterValues& values)
+{
+    CompileRequest request;
+    request.source = source;
+    request.name_expression = "k";
+    request.arch = parse_arch(arch);
+    request.extra_options = {"-use_fast_math"};
+    const CompileOutput out = compile_with_nvrtc(request);
+    if (!out.ok)
+        throw std::runtime_error(out.error);
+    Counted c;
+    const CubinInfo cubin = read_cubin(out.cubin);
+    c.machine = find_function(cubin, out.lowered_name);
+    c.ptx = analyse_warp_work(find_ptx_kernel(out.ptx, out.lowered_name), values);
+    const double instructions = static_cast<double>(c.machine.entry_code_bytes / machine_instruction_bytes);
+    c.by_loops = c.ptx;
+    count_machine_code(c.by_loops, instructions, c.machine.entry_loops, c.machine.entry_inner_loops);
+    c.even = c.ptx;
+    count_machine_code(c.even, instructions, c.machine.entry_loops);
+    return c;
+}
+
+// A loop over a count the kernel is given: NVVM writes its body out 4 times with a loop
+// for the rest, and ptxas writes the 4 out again (CUDA 13.0: 16 times, then 8 and 4). The
+// copies are code, not work: each rsqrt and load the PTX runs stands for the machine
+// loops' instructions per rsqrt and load.
+TEST(MachineCodeLoops, ALoopPtxasWritesOutAgainCountsItsWorkOnce)
+{
+    for (const std::string arch : {"sm_75", "sm_86", "sm_90"}) { // sm_100's ptxas leaves this one as NVVM wrote it
+        SCOPED_TRACE(arch);
+        const Counted c = count(R"(
+extern "C" __global__ void k(const float* p, float* out, int n) {
+    float s = 0;
+    for (int i = 0; i < n; ++i) s += rsqrtf(p[i] * threadIdx.x + 1.0f);
+    out[threadIdx.x] = s;
+})",
+                                arch, {std::nullopt, std::nullopt, 64});
+        // Spread evenly over the kernel, the copies would count as work.
+        ASSERT_GT(c.even.issue, 2 * c.ptx.issue) << "ptxas did not write the loop out again: this test needs it to";
+        EXPECT_GT(c.by_loops.issue, 0.6 * c.ptx.issue);
+        EXPECT_LT(c.by_loops.issue, 1.6 * c.ptx.issue);
+    }
+}
+
+// An array indexed by a partly unrolled loop's counter: ptxas keeps it in registers and
+// reads and writes each element through a chain of predicated moves, inside the loop. The
+// loop's code grew, not the kernel's evenly: read by its loops, the count grows with it.
+TEST_P(MachineCode, AnArrayPtxasKeepsInRegistersCountsTheMovesInItsLoop)
+{
+    const Counted c = count(R"(
+extern "C" __global__ void k(const float4* atoms, float* out, int n) {
+    float sums[16];
+    for (int j = 0; j < 16; ++j) sums[j] = 0;
+    for (int i = 0; i < n; ++i) {
+        float4 a = atoms[i];
+        float dz = a.z - threadIdx.x;
+        #pragma unroll 4
+        for (int j = 0; j < 16; ++j) {
+            sums[j] += a.w * rsqrtf(a.x * a.x + a.y * a.y + dz * dz);
+            dz += 0.5f;
+        }
+    }
+    for (int j = 0; j < 16; ++j) out[j * blockDim.x + threadIdx.x] = sums[j];
+})",
+                            GetParam(), {std::nullopt, std::nullopt, 64});
+    ASSERT_EQ(c.machine.frame_size, 0) << "ptxas kept the sums in local memory: this test needs them in registers";
+    ASSERT_EQ(c.machine.entry_loops, static_cast<int>(c.ptx.loops.size()));
+    EXPECT_GT(c.by_loops.issue, 1.5 * c.even.issue);
 }
 
 // Before and from sm_90 the machine code encodes branch targets differently.

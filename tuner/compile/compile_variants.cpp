@@ -96,6 +96,7 @@ CompiledVariant inspect(const CompilerRun& run, const CompileRequest& request, c
         v.sass_sha256 = function.sass_sha256;
         v.machine_instructions = function.entry_code_bytes / machine_instruction_bytes;
         v.machine_loops = function.entry_loops;
+        v.machine_inner_loops = function.entry_inner_loops;
     } catch (const std::exception& e) { // CubinError, ResourceMismatch
         v.error = e.what();
         return v;

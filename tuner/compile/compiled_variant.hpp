@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compile/compile_request.hpp"
+#include "compile/machine_loops.hpp"
 #include "compile/resource_usage.hpp"
 
 #include <cstddef>
@@ -40,6 +41,7 @@ struct CompiledVariant {
     // entry_code_bytes); 0 where no cubin was read.
     std::int64_t machine_instructions = 0;
     int machine_loops = 0;            // backward branches in that code (CubinFunctionInfo::entry_loops)
+    std::vector<MachineLoop> machine_inner_loops; // its innermost loops (CubinFunctionInfo::entry_inner_loops)
     // No compiler ran for this variant: its compile came from the on-disk cache, or from
     // an earlier variant of the same run with an identical request.
     bool cache_hit = false;

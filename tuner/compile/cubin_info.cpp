@@ -1,5 +1,7 @@
 #include "compile/cubin_info.hpp"
 
+#include "compile/machine_loops.hpp"
+
 #include "util/sha256.hpp"
 
 #include <fmt/format.h>
@@ -81,34 +83,6 @@ std::size_t issuable_bytes(std::string_view code)
         load_u64(code, end - word + 8) == kSelfBranchHigh)
         end -= word;
     return end;
-}
-
-// Backward branches in `code` (one instruction each 16 bytes): the loops ptxas left. A
-// branch's target is a signed offset from the next instruction, encoded (as cuobjdump
-// -sass decodes it, CUDA 13.0) up to sm_89 in bits 32–63 in bytes, where a BRA has opcode
-// 0x947 in the low 12 bits (any predicate above them); from sm_90 in 4-byte words, its low
-// 8 bits in bits 16–23 and the rest from bit 34, for a BRA or a uniform BRA.U (0x547).
-int count_backward_branches(std::string_view code, int sm)
-{
-    constexpr std::size_t word = 16;
-    constexpr std::uint64_t kOpcodeMask = 0xfff, kBra = 0x947, kUniformBra = 0x547;
-    int count = 0;
-    for (std::size_t at = 0; at + word <= code.size(); at += word) {
-        const std::uint64_t low = load_u64(code, at);
-        const std::uint64_t opcode = low & kOpcodeMask;
-        std::int64_t offset = 0;
-        if (sm < 90 && opcode == kBra) {
-            offset = static_cast<std::int32_t>(static_cast<std::uint32_t>(low >> 32));
-        } else if (sm >= 90 && (opcode == kBra || opcode == kUniformBra)) {
-            const auto high_part = static_cast<std::int64_t>(low) >> 34; // arithmetic: keeps the sign
-            offset = (high_part * 256 + static_cast<std::int64_t>((low >> 16) & 0xff)) * 4;
-        } else {
-            continue;
-        }
-        if (offset <= -static_cast<std::int64_t>(word)) // the target is this branch or before it
-            ++count;
-    }
-    return count;
 }
 
 // Empty when a record runs past the end or has an unknown format.
@@ -310,9 +284,11 @@ CubinInfo read_cubin(std::string_view cubin)
         if (end == e.text->header.sh_size)
             end = std::min<std::uint64_t>(end, issuable_bytes(e.text->data));
         f.entry_code_bytes = static_cast<std::int64_t>(end - std::min<std::uint64_t>(e.start, end));
-        f.entry_loops = count_backward_branches(
+        const MachineLoops loops = read_machine_loops(
             e.text->data.substr(std::min<std::uint64_t>(e.start, end), static_cast<std::size_t>(f.entry_code_bytes)),
             info.sm);
+        f.entry_loops = loops.backward_branches;
+        f.entry_inner_loops = loops.innermost;
         f.sass_sha256 = sha256_hex(e.text->data);
         // Fallbacks for cubins without the attributes: sm_75–sm_89 code sections also keep
         // the register count in sh_info's top byte, and older toolkits put the barrier count

@@ -3,6 +3,8 @@
 // constant-bank sections, and the machine code (.text.<function>) itself.
 #pragma once
 
+#include "compile/machine_loops.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -36,6 +38,7 @@ struct CubinFunctionInfo {
     std::int64_t entry_code_bytes = 0;
     // Backward branches in that code: the loops ptxas kept (one it unrolled fully has none).
     int entry_loops = 0;
+    std::vector<MachineLoop> entry_inner_loops; // its innermost loops, in code order (machine_loops.hpp)
     std::string sass_sha256;            // SHA-256 of the .text.<function> bytes: the machine-code identity
 };
 

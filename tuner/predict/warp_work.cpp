@@ -54,6 +54,33 @@ bool register_addressed(const PtxInstruction& in)
     return false;
 }
 
+// The PTX counterparts of the machine code's unroll markers (machine_loops.hpp): loads and
+// stores that name the global or shared space (a generic one becomes LD or ST, not a
+// marker), and what ptxas makes one MUFU of: the approximations, IEEE division, roots and
+// reciprocals (their slow paths are subroutines, outside the entry's code), and 32-bit
+// integer division by a register (I2F, MUFU.RCP, ...). True when `in` is one.
+bool count_unroll_marker(const PtxInstruction& in, UnrollMarkers& markers)
+{
+    const std::string_view base = in.base();
+    if (base == "ld" || base == "ldu" || base == "st") {
+        const bool store = base == "st";
+        if (in.has_part("global"))
+            ++(store ? markers.global_stores : markers.global_loads);
+        else if (in.has_part("shared"))
+            ++(store ? markers.shared_stores : markers.shared_loads);
+        else
+            return false;
+        return true;
+    }
+    const bool wide = in.has_part("s64") || in.has_part("u64") || in.has_part("b64");
+    if (base == "rcp" || base == "sqrt" || base == "rsqrt" || base == "sin" || base == "cos" || base == "ex2" ||
+        base == "lg2" || base == "tanh" || ((base == "div" || base == "rem") && !wide)) {
+        ++markers.multi_function;
+        return true;
+    }
+    return false;
+}
+
 InstructionCost cost_of(const PtxInstruction& in)
 {
     using Pipe = InstructionCost::Pipe;
@@ -233,7 +260,7 @@ public:
             if (!work.phases.empty())
                 count(work.phases[phase], i, c, w);
         }
-        describe_loops(work);
+        describe_loops(work, weight);
         std::unordered_map<std::string, double> ready;
         work.latency_cycles = simulate(0, body_.size(), ready, 0.0);
         // Each phase starts when the barrier before it releases the block: its chain is its own.
@@ -245,20 +272,29 @@ public:
     }
 
 private:
-    // Each loop's body once, its trips and the loop it sits in (loops_ is outer first).
-    void describe_loops(WarpWork& work) const
+    // Each loop's body once, its trips and the loop it sits in (loops_ is outer first);
+    // its markers and what one warp runs of it.
+    void describe_loops(WarpWork& work, const std::vector<double>& weight) const
     {
         for (std::size_t l = 0; l < loops_.size(); ++l) {
             const Loop& loop = loops_[l];
             PtxLoop described;
-            for (std::size_t i = loop.head; i <= loop.latch; ++i)
-                if (!body_[i].is_label())
-                    described.static_issue += cost(i).issue;
+            for (std::size_t i = loop.head; i <= loop.latch; ++i) {
+                if (body_[i].is_label())
+                    continue;
+                const double issue = cost(i).issue;
+                const double runs = weight[i] * share_[i];
+                described.static_issue += issue;
+                described.issue += runs * issue;
+                if (count_unroll_marker(body_[i], described.markers))
+                    described.marker_runs += runs;
+            }
             described.trips = loop.trips;
             described.literal_trips = loop.known && loop.literal_trips;
             for (std::size_t outer = l; outer-- > 0;)
                 if (loops_[outer].head <= loop.head && loop.latch <= loops_[outer].latch) {
                     described.parent = static_cast<int>(outer);
+                    work.loops[outer].innermost = false;
                     break;
                 }
             work.loops.push_back(described);
@@ -780,9 +816,65 @@ double static_issue_unrolled(const WarpWork& work, int unrolled)
     return measure();
 }
 
+// count_machine_code's count by the innermost loops' own code, as a factor on the PTX's
+// issue; nullopt where the markers do not say how the loops were written out.
+std::optional<double> expansion_by_markers(const WarpWork& work, double machine_instructions,
+                                           const std::vector<MachineLoop>& inner_loops)
+{
+    if (work.issue <= 0)
+        return std::nullopt;
+    UnrollMarkers ptx, machine;
+    double marker_runs = 0, loop_issue = 0, loop_static = 0, loop_instructions = 0;
+    auto add = [](UnrollMarkers& to, const UnrollMarkers& m) {
+        to.global_loads += m.global_loads;
+        to.global_stores += m.global_stores;
+        to.shared_loads += m.shared_loads;
+        to.shared_stores += m.shared_stores;
+        to.multi_function += m.multi_function;
+    };
+    for (const PtxLoop& loop : work.loops)
+        if (loop.innermost && loop.markers.total() > 0) {
+            add(ptx, loop.markers);
+            marker_runs += loop.marker_runs;
+            loop_issue += loop.issue;
+            loop_static += loop.static_issue;
+        }
+    for (const MachineLoop& loop : inner_loops)
+        if (loop.markers.total() > 0) {
+            add(machine, loop.markers);
+            loop_instructions += static_cast<double>(loop.instructions);
+        }
+    if (ptx.total() == 0 || machine.total() == 0)
+        return std::nullopt;
+    // Each kind written out the same number of times over, or the loops are not the same.
+    std::optional<double> times;
+    const std::pair<int, int> kinds[] = {{ptx.global_loads, machine.global_loads},
+                                         {ptx.global_stores, machine.global_stores},
+                                         {ptx.shared_loads, machine.shared_loads},
+                                         {ptx.shared_stores, machine.shared_stores},
+                                         {ptx.multi_function, machine.multi_function}};
+    for (const auto& [in_ptx, in_machine] : kinds) {
+        if ((in_ptx == 0) != (in_machine == 0))
+            return std::nullopt;
+        if (in_ptx == 0)
+            continue;
+        const double ratio = static_cast<double>(in_machine) / in_ptx;
+        if (times && std::abs(ratio / *times - 1) > 1e-9)
+            return std::nullopt;
+        times = ratio;
+    }
+    const double in_loops = marker_runs * loop_instructions / machine.total();
+    const double rest_machine = machine_instructions - loop_instructions;
+    const double rest_ptx = work.static_issue - loop_static;
+    const double rest_ratio = rest_machine > 0 && rest_ptx > 0 ? rest_machine / rest_ptx
+                                                              : machine_instructions / work.static_issue;
+    return (in_loops + rest_ratio * std::max(0.0, work.issue - loop_issue)) / work.issue;
+}
+
 } // namespace
 
-void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops)
+void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops,
+                        const std::vector<MachineLoop>& inner_loops)
 {
     if (machine_instructions <= 0 || work.static_issue <= 0)
         return;
@@ -790,7 +882,10 @@ void count_machine_code(WarpWork& work, double machine_instructions, int machine
     // copies are code it made, not code that runs more often.
     const int unrolled = static_cast<int>(work.loops.size()) - machine_loops;
     const double ptx_static = unrolled > 0 ? static_issue_unrolled(work, unrolled) : work.static_issue;
-    const double expansion = machine_instructions / ptx_static;
+    double expansion = machine_instructions / ptx_static;
+    if (unrolled <= 0)
+        if (const auto by_loops = expansion_by_markers(work, machine_instructions, inner_loops))
+            expansion = *by_loops;
     for (WarpCounts& phase : work.phases) {
         phase.issue *= expansion;
         phase.static_issue *= expansion;

@@ -8,6 +8,7 @@
 // (time_model.hpp) turns this into a time per launch.
 #pragma once
 
+#include "compile/machine_loops.hpp"
 #include "predict/lane_addresses.hpp"
 #include "predict/ptx_kernel.hpp"
 #include "predict/thread_walk.hpp"
@@ -56,12 +57,18 @@ struct WarpCounts {
 
 // One loop of the PTX (a backward branch): its body's issue slots, each once (inner loops'
 // included), its trips per entry, and whether the code fixes them (start and bound are in
-// it, not arguments), so that ptxas may unroll it fully.
+// it, not arguments), so that ptxas may unroll it fully. For the machine code's count
+// (count_machine_code): the body's unroll markers (machine_loops.hpp), each once, how often
+// one warp runs them all told, and the body's issue slots one warp runs all told.
 struct PtxLoop {
     double static_issue = 0;
     double trips = 0;
     bool literal_trips = false;
     int parent = -1; // the loop it sits in (an index into WarpWork::loops), -1 for none
+    bool innermost = true;
+    UnrollMarkers markers;
+    double marker_runs = 0;
+    double issue = 0;
 };
 
 struct WarpWork : WarpCounts {
@@ -92,7 +99,15 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
 // Where the machine code has fewer loops (backward branches, `machine_loops`) than the
 // PTX, ptxas unrolled the difference fully (the innermost loops whose trips the code
 // fixes, smallest first): their copies are counted as PTX before the ratio is taken.
-void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops);
+// Where it has as many or more, and its innermost loops (`inner_loops`) hold the unroll
+// markers the PTX's innermost loops hold, in one proportion for every kind, the loops are
+// counted by their own code instead: each marker the PTX's loops run stands for the
+// machine loops' instructions per marker (a body ptxas wrote out four times holds four
+// times the markers, so its copies do not count as work; a body ptxas grew, as when it
+// keeps an array indexed by the loop counter in registers through chains of predicated
+// moves, counts what it grew), and the code outside them at its own ratio.
+void count_machine_code(WarpWork& work, double machine_instructions, int machine_loops,
+                        const std::vector<MachineLoop>& inner_loops = {});
 
 [[nodiscard]] WarpWork analyse_warp_work(const PtxKernel& kernel, const ParameterValues& parameters = {},
                                          const std::optional<BlockShape>& block = std::nullopt,
