@@ -155,45 +155,45 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 77% of the roof by the model (variant 2282041)
+// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 77% of the roof by the model (variant 2281801)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
-inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 256, 0, 0, 0, 1, 128, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (103 registers)
+inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 0, 0, 0, 0, 1, 128, 0, 0, 0, 0}};
 
-// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 94% of the roof by the model (variant 2461800)
+// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 94% of the roof by the model (variant 2461802)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (79 registers)
-inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 0, 0, 256, 0, 0, 0, 0}};
+inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2463888)
+// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2418889)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (128 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 16, 8, 8, 4, 256, 2, 0, 0, 0, 128, 256, 2, 0, 0}};
+inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 8, 8, 8, 4, 256, 2, 0, 0, 1, 128, 256, 2, 0, 0}};
 
-// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3363840)
+// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3363602)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (127 registers)
-inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
+inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 56% of the roof by the model (variant 2462043)
+// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 57% of the roof by the model (variant 2461803)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (101 registers)
-inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 16, 8, 4, 4, 256, 0, 0, 4, 1, 256, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (95 registers)
+inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 4, 1, 256, 0, 0, 0, 0}};
 
-// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 78% of the roof by the model (variant 3363840)
+// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (125 registers)
-inline constexpr Entry sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{90, 2048, 2048, 2048, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
+inline constexpr Entry sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{90, 2048, 2048, 2048, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 78% of the roof by the model (variant 3363840)
+// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (125 registers)
-inline constexpr Entry sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{90, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 256, 0, 0, 0, 0, 256, 256, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
+inline constexpr Entry sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{90, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 79% of the roof by the model (variant 2463888)
+// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (128 registers)
-inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {64, 128, 16, 8, 8, 4, 256, 2, 0, 0, 0, 128, 256, 2, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
+inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
 inline constexpr Entry entries[] = {sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1, sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1, sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1, sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1, sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1};
 inline constexpr int entry_count = 8;
@@ -267,13 +267,13 @@ constexpr void visit(int index, F&& f)
 // Host code and devices older than every tuned architecture get the lowest one's.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define AUTOTUNE_GEMM_ENTRY 7
-#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256, 2)
+#define AUTOTUNE_GEMM_REGISTER_POLICY
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define AUTOTUNE_GEMM_ENTRY 3
-#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256)
+#define AUTOTUNE_GEMM_REGISTER_POLICY
 #else
 #define AUTOTUNE_GEMM_ENTRY 3
-#define AUTOTUNE_GEMM_REGISTER_POLICY __launch_bounds__(256)
+#define AUTOTUNE_GEMM_REGISTER_POLICY
 #endif
 
 namespace gemm_bf16 {
