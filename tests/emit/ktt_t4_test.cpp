@@ -1,7 +1,8 @@
 // KTT's T4 files read as they are: KTT 2.2 writes every configuration value as a string,
 // its times with an empty unit in metadata.timeunit, the device as metadata.device and a
 // failed configuration's duration as a number; its converted files name the objective
-// "TotalDuration" with the unit beside each value. The records below are laid out as KTT's
+// "TotalDuration" with the unit beside each value. Nsight Compute's count of warp
+// instructions (smsp__inst_executed.sum), where KTT recorded it, comes along. The records below are laid out as KTT's
 // CoulombSum3d example files are (GitHub HiPerCoRe/KTT, Examples/CoulombSum3d), the values
 // made up.
 #include "emit/kt_cache_import.hpp"
@@ -27,7 +28,8 @@ json ktt_record(const std::string& x, const std::string& z, double time, const s
             {"invalidity", invalidity},
             {"measurements",
              {{{"name", "time"}, {"unit", ""}, {"value", time}},
-              {{"name", "dram__sectors_read.sum"}, {"type", "Double"}, {"unit", ""}, {"value", 24.0}}}},
+              {{"name", "dram__sectors_read.sum"}, {"type", "Double"}, {"unit", ""}, {"value", 24.0}},
+              {{"name", "smsp__inst_executed.sum"}, {"type", "Double"}, {"unit", ""}, {"value", time * 1000}}}},
             {"objectives", {"time"}},
             {"times", {{"compilation_time", 14958.3}, {"runtimes", {time}}}},
             {"timestamp", "2026-03-05 08:58:2 UTC"}};
@@ -81,10 +83,13 @@ TEST(KttT4, ValuesAreNumbersTimesAreInTheDocumentsUnitAndAFailedDurationIsAFailu
     const auto& measured = configurations.at(fast.dump());
     ASSERT_TRUE(measured.seconds.has_value());
     EXPECT_NEAR(*measured.seconds, 2065.599e-6, 1e-12); // microseconds, as metadata.timeunit says
+    ASSERT_TRUE(measured.counted_instructions.has_value()) << "Nsight Compute's count, as KTT records it";
+    EXPECT_DOUBLE_EQ(*measured.counted_instructions, 2065599.0);
     const json failed{{"WORK_GROUP_SIZE_X", 32}, {"Z_ITERATIONS", 1}, {"USE_SOA", 0}};
     ASSERT_TRUE(configurations.contains(failed.dump()));
     EXPECT_FALSE(configurations.at(failed.dump()).seconds.has_value()) << "17.5 is a failed run's duration";
     EXPECT_FALSE(configurations.at(failed.dump()).failure.empty());
+    EXPECT_FALSE(configurations.at(failed.dump()).counted_instructions) << "a failed run's count is of no time";
     const json not_compiled{{"WORK_GROUP_SIZE_X", 64}, {"Z_ITERATIONS", 1}, {"USE_SOA", 0}};
     ASSERT_TRUE(configurations.contains(not_compiled.dump()));
     EXPECT_EQ(configurations.at(not_compiled.dump()).status, "compile_error");

@@ -157,6 +157,48 @@ TEST(ScoreModel, NothingRanNoScores)
     EXPECT_FALSE(m.measured_over_predicted);
 }
 
+// A scale's points, median and quartiles.
+void expect_scale(const std::optional<TimeScale>& scale, std::size_t points, double median, double lower, double upper)
+{
+    ASSERT_TRUE(scale);
+    EXPECT_EQ(scale->points, points);
+    EXPECT_DOUBLE_EQ(scale->median, median);
+    EXPECT_DOUBLE_EQ(scale->lower_quartile, lower);
+    EXPECT_DOUBLE_EQ(scale->upper_quartile, upper);
+}
+
+TEST(ScoreModel, CountedInstructionsOverPredictedAreScoredWhereTheFileCountedThem)
+{
+    // Counted / predicted 1.5, 0.5, 1.0 where both are known: median 1.0, quartiles 0.75 and
+    // 1.25. A point without a count, one without a prediction, and one predicted to fail (its
+    // count is of code the model does not rank) take no part; the time scale is its own.
+    std::vector<CheckedPoint> points;
+    const double ratios[] = {1.5, 0.5, 1.0};
+    for (std::size_t k = 0; k < 3; ++k) {
+        points.push_back(ran(1e-3, k + 1, 0.5));
+        points.back().predicted_seconds = 1e-3;
+        points.back().predicted_instructions = 1e6;
+        points.back().counted_instructions = 1e6 * ratios[k];
+    }
+    points.push_back(ran(1e-3, 4, 0.5)); // not counted
+    points.back().predicted_instructions = 1e6;
+    points.push_back(ran(1e-3, 5, 0.5)); // counted, not predicted
+    points.back().counted_instructions = 5e6;
+    CheckedPoint pruned = ran(1.0, 0, 0.5);
+    pruned.predicted_failure = "can never be resident";
+    pruned.predicted_instructions = 1.0;
+    pruned.counted_instructions = 1e9;
+    points.push_back(pruned);
+    const ModelCheck m = score_model(points);
+    expect_scale(m.instructions_counted_over_predicted, 3, 1.0, 0.75, 1.25);
+    ASSERT_TRUE(m.measured_over_predicted);
+    EXPECT_EQ(m.measured_over_predicted->points, 3u);
+    // Without any count there is no scale, and nothing says 0 or 1.
+    for (CheckedPoint& c : points)
+        c.counted_instructions.reset();
+    EXPECT_FALSE(score_model(points).instructions_counted_over_predicted);
+}
+
 TEST(ScoreModel, MeasuredOverPredictedIsTheMedianAndQuartilesOfThePointsThatRanWithATime)
 {
     // measured / predicted 4, 1, 3, 5, 2 (1..5 sorted): median 3, quartiles 2 and 4. A
@@ -176,11 +218,7 @@ TEST(ScoreModel, MeasuredOverPredictedIsTheMedianAndQuartilesOfThePointsThatRanW
     pruned.predicted_seconds = 1e-6;
     points.push_back(pruned);
     const ModelCheck m = score_model(points);
-    ASSERT_TRUE(m.measured_over_predicted);
-    EXPECT_EQ(m.measured_over_predicted->points, 5u);
-    EXPECT_DOUBLE_EQ(m.measured_over_predicted->median, 3.0);
-    EXPECT_DOUBLE_EQ(m.measured_over_predicted->lower_quartile, 2.0);
-    EXPECT_DOUBLE_EQ(m.measured_over_predicted->upper_quartile, 4.0);
+    expect_scale(m.measured_over_predicted, 5, 3.0, 2.0, 4.0);
 
     // Between ranks, interpolated: 1, 2, 3, 4 give a median of 2.5 and quartiles 1.75, 3.25.
     points.erase(points.begin() + 3);

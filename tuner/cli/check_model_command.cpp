@@ -237,13 +237,15 @@ int check_model(const CheckOptions& o)
         for (const auto& [key, value] : model.items())
             out[key] = value;
         out["baselines"] = {{"random", scores_json(check.random)}, {"occupancy_first", scores_json(check.occupancy_first)}};
-        out["measured_over_predicted"] =
-            check.measured_over_predicted
-                ? json{{"median", check.measured_over_predicted->median},
-                       {"lower_quartile", check.measured_over_predicted->lower_quartile},
-                       {"upper_quartile", check.measured_over_predicted->upper_quartile},
-                       {"points", check.measured_over_predicted->points}}
-                : json(nullptr);
+        const auto scale_json = [](const std::optional<TimeScale>& scale) {
+            return scale ? json{{"median", scale->median},
+                                {"lower_quartile", scale->lower_quartile},
+                                {"upper_quartile", scale->upper_quartile},
+                                {"points", scale->points}}
+                         : json(nullptr);
+        };
+        out["measured_over_predicted"] = scale_json(check.measured_over_predicted);
+        out["instructions_counted_over_predicted"] = scale_json(check.instructions_counted_over_predicted);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
         std::cout << out.dump(2) << "\n";
@@ -274,6 +276,11 @@ int check_model(const CheckOptions& o)
     if (const auto& scale = check.measured_over_predicted)
         std::cout << fmt::format("\nmeasured / predicted time: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points)\n",
                                  scale->median, scale->lower_quartile, scale->upper_quartile, scale->points);
+    // The issue term's count apart from the time, where the file carries a profiler's count.
+    if (const auto& counted = check.instructions_counted_over_predicted)
+        std::cout << fmt::format("counted / predicted warp instructions: median {:.2f}, quartiles {:.2f}-{:.2f} ({} "
+                                 "points, the file's smsp__inst_executed.sum)\n",
+                                 counted->median, counted->lower_quartile, counted->upper_quartile, counted->points);
     std::cout << fmt::format("\nfailures: {} measured, {} predicted; {} agree, {} only measured, {} only predicted\n",
                              check.measured_failures, check.predicted_failures, check.failures_agree,
                              check.failures_only_measured, check.failures_only_predicted);
@@ -331,7 +338,8 @@ int check_model_command(const Arguments& args)
                      "explained where a limit can (a launch bounds the registers of the binary measured).\n"
                      "Beside the order, how far the predicted times are: the median and quartiles of\n"
                      "measured / predicted (an even factor, such as a clock below the device table's, moves\n"
-                     "no score).\n"
+                     "no score); where the file counted each one's warp instructions (KTT's T4: Nsight\n"
+                     "Compute's smsp__inst_executed.sum), counted / predicted the same way.\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"

@@ -35,6 +35,9 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
             c.seconds = time.get<double>() / 1000.0;
         else
             throw KtCacheError(fmt::format("'{}': configuration {} has no valid time ({})", path, index, time.dump()));
+        if (const json counted = entry.value(counted_instructions_key, json()); counted.is_number() &&
+                                                                                counted.get<double>() > 0)
+            c.counted_instructions = counted.get<double>();
         out.configurations.push_back(std::move(c));
     }
     return out;

@@ -24,6 +24,9 @@ struct MeasuredConfiguration {
     std::optional<double> seconds;  // the measured time; none: it failed
     std::string failure;            // why, as recorded, when it failed
     std::string status;             // when it failed: as a results file says it (compile_error, launch_error, ...)
+    // Warp instructions a profiler counted for it, where the file records them (KTT's T4:
+    // Nsight Compute's smsp__inst_executed.sum).
+    std::optional<double> counted_instructions;
 };
 
 struct MeasuredFile {

@@ -207,6 +207,12 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
                 throw bad(i, e.what());
             }
             entry["time"] = value.get<double>() * scale;
+            const auto counted = std::find_if(measurements.begin(), measurements.end(), [](const json& m) {
+                return m.is_object() && m.value("name", "") == "smsp__inst_executed.sum" && m.contains("value") &&
+                       m.at("value").is_number();
+            });
+            if (counted != measurements.end())
+                entry[counted_instructions_key] = counted->at("value");
             if (const json times = r.value("times", json::object()); times.contains("runtimes")) {
                 json runtimes = json::array();
                 for (const json& t : times.at("runtimes"))

@@ -150,6 +150,7 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     const double sm_seconds = (full_waves * full.cycles + (rest > 0 ? tail.cycles : 0)) / hz;
 
     const double total_warps = blocks * warps_per_block;
+    p.warp_instructions = total_warps * work.issue;
     const double instruction_bytes = total_warps * (work.global_load_bytes + work.global_store_bytes);
     const double local_bytes = total_warps * work.local_wavefronts * 128 * (1 - hits.l1) * (1 - hits.l2);
     const double bytes = (launch.dram_bytes > 0 ? launch.dram_bytes : instruction_bytes) + local_bytes;

@@ -85,6 +85,9 @@ struct TimePrediction {
     // tail's where every block fits in one wave).
     std::vector<std::string> phase_bounds;
     double waves = 0;
+    // Warp instructions the launch issues: its warps times each warp's issue slots, what a
+    // profiler counts as instructions executed (Nsight Compute's smsp__inst_executed.sum).
+    double warp_instructions = 0;
 };
 
 // Throws std::invalid_argument when the shape cannot run (no SMs, no resident block).

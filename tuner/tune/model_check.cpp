@@ -139,8 +139,11 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
             c.occupancy = predicted.prediction->occupancy.fraction;
         if (ranked && ranked->predicted)
             c.predicted_rank = ranked->predicted_rank;
-        if (ranked && ranked->predicted_time)
+        if (ranked && ranked->predicted_time) {
             c.predicted_seconds = ranked->predicted_time->seconds;
+            c.predicted_instructions = ranked->predicted_time->warp_instructions;
+        }
+        c.counted_instructions = join.points[p].counted_instructions;
         if (compiled.status != CompileStatus::ok)
             // A compile stopped at a limit fails as surely as one with an error: each says which.
             c.predicted_failure = fmt::format("{}: {}", to_string(compiled.status), compiled.error);
@@ -253,17 +256,24 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
     m.random = scores_of({all}, ran.size(), optimum, std::nullopt);
     m.random.spearman = 0.0;
 
-    std::vector<double> ratios; // of the points the model ranks: a predicted failure's time predicts nothing
-    for (const std::size_t p : by_rank)
-        if (points[p].predicted_seconds && *points[p].predicted_seconds > 0)
-            ratios.push_back(*points[p].measured / *points[p].predicted_seconds);
-    if (!ratios.empty()) {
+    // Of the points the model ranks: a predicted failure's time predicts nothing.
+    const auto scale = [&](auto counted, auto predicted) -> std::optional<TimeScale> {
+        std::vector<double> ratios;
+        for (const std::size_t p : by_rank)
+            if (const auto c = counted(points[p]), q = predicted(points[p]); c && q && *q > 0)
+                ratios.push_back(*c / *q);
+        if (ratios.empty())
+            return std::nullopt;
         std::sort(ratios.begin(), ratios.end());
-        m.measured_over_predicted = TimeScale{.median = percentile(ratios, 0.5),
-                                              .lower_quartile = percentile(ratios, 0.25),
-                                              .upper_quartile = percentile(ratios, 0.75),
-                                              .points = ratios.size()};
-    }
+        return TimeScale{.median = percentile(ratios, 0.5),
+                         .lower_quartile = percentile(ratios, 0.25),
+                         .upper_quartile = percentile(ratios, 0.75),
+                         .points = ratios.size()};
+    };
+    m.measured_over_predicted = scale([](const CheckedPoint& c) { return c.measured; },
+                                      [](const CheckedPoint& c) { return c.predicted_seconds; });
+    m.instructions_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_instructions; },
+                                                  [](const CheckedPoint& c) { return c.predicted_instructions; });
     return m;
 }
 

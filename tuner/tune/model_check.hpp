@@ -63,6 +63,8 @@ struct CheckedPoint {
     std::optional<int> registers;              // where it compiled
     int threads = 0;                           // per block; 0: not joined to a variant
     std::optional<double> predicted_seconds;   // the model's time, where it predicted one
+    std::optional<double> counted_instructions;   // warp instructions a profiler counted, where the file has them
+    std::optional<double> predicted_instructions; // the model's, where it predicted a time
 };
 
 // The points of a join after the pipeline ran on its variants (predict_problem): a compile
@@ -98,6 +100,9 @@ struct ModelCheck {
     OrderScores random;                        // expected values; spearman 0
     OrderScores occupancy_first;               // highest predicted occupancy first, ties as a group
     std::optional<TimeScale> measured_over_predicted; // none: no point ran with a predicted time
+    // The same for warp instructions, counted (a profiler's, where the measured file records
+    // them: KTT's T4) over predicted: the issue term's count checked apart from the time.
+    std::optional<TimeScale> instructions_counted_over_predicted;
     std::vector<std::size_t> misses;           // the failures_only_predicted points
     std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
