@@ -91,12 +91,8 @@ MachineLoops read_machine_loops(std::string_view code, int sm)
         if (!innermost[i])
             continue;
         const auto [from, to] = ranges[i];
-        const UnrollMarkers& a = before[static_cast<std::size_t>(from)];
-        const UnrollMarkers& b = before[static_cast<std::size_t>(to) + 1];
-        out.innermost.push_back({to - from + 1,
-                                 {b.global_loads - a.global_loads, b.global_stores - a.global_stores,
-                                  b.shared_loads - a.shared_loads, b.shared_stores - a.shared_stores,
-                                  b.multi_function - a.multi_function}});
+        out.innermost.push_back(
+            {to - from + 1, before[static_cast<std::size_t>(to) + 1] - before[static_cast<std::size_t>(from)]});
     }
     return out;
 }

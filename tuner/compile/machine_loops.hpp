@@ -6,6 +6,7 @@
 // say how many times over ptxas wrote that body out.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,28 @@ struct UnrollMarkers {
     int shared_stores = 0;
     int multi_function = 0;
 
+    // The five counts, in the order above.
+    [[nodiscard]] std::array<int, 5> by_kind() const
+    {
+        return {global_loads, global_stores, shared_loads, shared_stores, multi_function};
+    }
     [[nodiscard]] int total() const { return global_loads + global_stores + shared_loads + shared_stores + multi_function; }
+    UnrollMarkers& operator+=(const UnrollMarkers& other)
+    {
+        global_loads += other.global_loads;
+        global_stores += other.global_stores;
+        shared_loads += other.shared_loads;
+        shared_stores += other.shared_stores;
+        multi_function += other.multi_function;
+        return *this;
+    }
+    // What lies between two running counts.
+    friend UnrollMarkers operator-(const UnrollMarkers& to, const UnrollMarkers& from)
+    {
+        return {to.global_loads - from.global_loads, to.global_stores - from.global_stores,
+                to.shared_loads - from.shared_loads, to.shared_stores - from.shared_stores,
+                to.multi_function - from.multi_function};
+    }
     bool operator==(const UnrollMarkers&) const = default;
 };
 

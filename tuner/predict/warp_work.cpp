@@ -825,35 +825,25 @@ std::optional<double> expansion_by_markers(const WarpWork& work, double machine_
         return std::nullopt;
     UnrollMarkers ptx, machine;
     double marker_runs = 0, loop_issue = 0, loop_static = 0, loop_instructions = 0;
-    auto add = [](UnrollMarkers& to, const UnrollMarkers& m) {
-        to.global_loads += m.global_loads;
-        to.global_stores += m.global_stores;
-        to.shared_loads += m.shared_loads;
-        to.shared_stores += m.shared_stores;
-        to.multi_function += m.multi_function;
-    };
     for (const PtxLoop& loop : work.loops)
         if (loop.innermost && loop.markers.total() > 0) {
-            add(ptx, loop.markers);
+            ptx += loop.markers;
             marker_runs += loop.marker_runs;
             loop_issue += loop.issue;
             loop_static += loop.static_issue;
         }
     for (const MachineLoop& loop : inner_loops)
         if (loop.markers.total() > 0) {
-            add(machine, loop.markers);
+            machine += loop.markers;
             loop_instructions += static_cast<double>(loop.instructions);
         }
     if (ptx.total() == 0 || machine.total() == 0)
         return std::nullopt;
     // Each kind written out the same number of times over, or the loops are not the same.
     std::optional<double> times;
-    const std::pair<int, int> kinds[] = {{ptx.global_loads, machine.global_loads},
-                                         {ptx.global_stores, machine.global_stores},
-                                         {ptx.shared_loads, machine.shared_loads},
-                                         {ptx.shared_stores, machine.shared_stores},
-                                         {ptx.multi_function, machine.multi_function}};
-    for (const auto& [in_ptx, in_machine] : kinds) {
+    const auto in_ptx_by_kind = ptx.by_kind(), in_machine_by_kind = machine.by_kind();
+    for (std::size_t k = 0; k < in_ptx_by_kind.size(); ++k) {
+        const int in_ptx = in_ptx_by_kind[k], in_machine = in_machine_by_kind[k];
         if ((in_ptx == 0) != (in_machine == 0))
             return std::nullopt;
         if (in_ptx == 0)
