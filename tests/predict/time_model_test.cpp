@@ -163,9 +163,33 @@ TEST(TimeModel, LocalLoadsThatMissWaitLongerAndTheirBytesGoToDram)
         return -1.0;
     };
     EXPECT_NEAR(term("latency"), latency * 1e-9, 1e-15);
-    // 2 warps × 40 wavefronts × 128 bytes, the share neither cache holds, at 1 GB/s.
-    EXPECT_NEAR(term("dram"), 2 * 40 * 128 * (1 - l1) * (1 - l2) * 1e-9, 1e-15);
+    // 2 warps × 128 bytes a wavefront: the 20 loads' share L1 does not hold and the 20
+    // stores (L1 writes them through), each of it the share L2 does not hold, at 1 GB/s.
+    EXPECT_NEAR(term("dram"), 2 * 128 * (20 * (1 - l1) + 20) * (1 - l2) * 1e-9, 1e-15);
     EXPECT_GT(spills.seconds, fits.seconds);
+}
+
+TEST(TimeModel, LocalStoresGoThroughL1ToL2AndOnToDramWhereL2CannotHoldTheFrames)
+{
+    // KTT's Coulomb sum on an RTX 2080 Ti: L2 wrote a sector for every local store's sector
+    // while L1 held the frames. 4 warps of 128-byte frames (16 KiB an SM) fit L1; 2 SMs'
+    // 32 KiB against a 16 KiB L2: half of what reaches L2 goes on to DRAM.
+    WarpWork w;
+    w.issue = 100;
+    w.local_wavefronts = 30;
+    w.local_loads = 10;
+    LaunchShape s = shape(8, 128, 1);
+    s.bandwidth_gbs = 1;
+    s.stack_bytes_per_thread = 128;
+    s.l2_bytes = 16 * 1024;
+    const LocalHits hits = local_memory_hits(pipe_rates(86), s);
+    ASSERT_DOUBLE_EQ(hits.l1, 1.0);
+    ASSERT_DOUBLE_EQ(hits.l2, 0.5);
+    // 8 blocks × 4 warps × 20 store wavefronts × 128 bytes × 1/2; the loads hit L1.
+    EXPECT_NEAR(term(predict_time(w, pipe_rates(86), s), "dram"), 32 * 20 * 128 * 0.5 * 1e-9, 1e-15);
+    // Loads alone, held by L1, send nothing on.
+    w.local_wavefronts = w.local_loads;
+    EXPECT_DOUBLE_EQ(term(predict_time(w, pipe_rates(86), s), "dram"), 0.0);
 }
 
 // One phase of a warp's run: its issue slots and its chain.

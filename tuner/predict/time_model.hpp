@@ -24,7 +24,8 @@
 // Local memory is cached in L1 and L2. Where the resident threads' stack frames outgrow
 // the L1 left beside the blocks' shared memory, the share that does not fit misses to L2,
 // and what the whole GPU's stack frames hold beyond L2's size goes to DRAM: each such load
-// waits for the longer latency, and the bytes move at the memory's bandwidth.
+// waits for the longer latency, and the bytes move at the memory's bandwidth. L1 writes
+// local stores through, so every store reaches L2, and DRAM where L2 cannot hold the frames.
 //
 // Rates per SM per clock come from the CUDA C++ Programming Guide's arithmetic
 // instruction throughput table (pipe_rates). Nothing here is fitted to measurements.
