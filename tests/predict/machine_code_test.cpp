@@ -5,6 +5,7 @@
 #include "arch/arch_target.hpp"
 #include "predict/ptx_kernel.hpp"
 #include "predict/warp_work.hpp"
+#include "support/register_array_kernel.hpp"
 #include "support/test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -149,22 +150,7 @@ extern "C" __global__ void k(const float* p, float* out, int n) {
 // loop's code grew, not the kernel's evenly: read by its loops, the count grows with it.
 TEST_P(MachineCode, AnArrayPtxasKeepsInRegistersCountsTheMovesInItsLoop)
 {
-    const Counted c = count(R"(
-extern "C" __global__ void k(const float4* atoms, float* out, int n) {
-    float sums[16];
-    for (int j = 0; j < 16; ++j) sums[j] = 0;
-    for (int i = 0; i < n; ++i) {
-        float4 a = atoms[i];
-        float dz = a.z - threadIdx.x;
-        #pragma unroll 4
-        for (int j = 0; j < 16; ++j) {
-            sums[j] += a.w * rsqrtf(a.x * a.x + a.y * a.y + dz * dz);
-            dz += 0.5f;
-        }
-    }
-    for (int j = 0; j < 16; ++j) out[j * blockDim.x + threadIdx.x] = sums[j];
-})",
-                            GetParam(), {std::nullopt, std::nullopt, 64});
+    const Counted c = count(test::register_array_kernel, GetParam(), {std::nullopt, std::nullopt, 64});
     ASSERT_EQ(c.machine.frame_size, 0) << "ptxas kept the sums in local memory: this test needs them in registers";
     ASSERT_EQ(c.machine.entry_loops, static_cast<int>(c.ptx.loops.size()));
     EXPECT_GT(c.by_loops.issue, 1.5 * c.even.issue);

@@ -330,6 +330,7 @@ private:
             if (!c.store)
                 work.local_loads += slots;
             work.lsu_instructions += w;
+            work.local_instructions += w;
             break;
         case Pipe::barrier: work.barriers += w; break;
         case Pipe::none: break;
@@ -755,6 +756,7 @@ void add_spill_traffic(WarpCounts& work, double accesses, double loads, double r
     work.local_wavefronts += accesses * runs; // 32 lanes x 4 bytes: one wavefront each
     work.local_loads += loads * runs;
     work.lsu_instructions += accesses * runs;
+    work.local_instructions += accesses * runs;
     work.issue += accesses * runs;
     work.latency_cycles += loads * runs * local_load_hit_cycles;
 }
@@ -771,6 +773,17 @@ void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spi
     for (WarpCounts& phase : work.phases)
         add_spill_traffic(phase, accesses, loads, work.static_issue > 0 ? phase.issue / work.static_issue : 0.0);
     add_spill_traffic(work, accesses, loads, work.static_issue > 0 ? work.issue / work.static_issue : 1.0);
+}
+
+void keep_local_in_registers(WarpWork& work)
+{
+    const auto drop = [](WarpCounts& c) {
+        c.lsu_instructions -= c.local_instructions;
+        c.local_instructions = c.local_wavefronts = c.local_loads = 0;
+    };
+    for (WarpCounts& phase : work.phases)
+        drop(phase);
+    drop(work);
 }
 
 namespace {

@@ -47,6 +47,7 @@ struct WarpCounts {
     // as the SM's load/store units need for 32 lanes, however few wavefronts it moves.
     double shared_instructions = 0;
     double lsu_instructions = 0; // global and local
+    double local_instructions = 0; // of those, the local ones
     double global_load_bytes = 0;  // per warp, as the instructions ask (before any cache)
     double global_store_bytes = 0;
     double barriers = 0;
@@ -88,6 +89,12 @@ struct WarpWork : WarpCounts {
 // Spills are ptxas' (the PTX has none): its spill stores and loads (bytes per thread, as
 // ptxas -v counts them) as local traffic, run as often as the kernel's code runs on average.
 void add_spills(WarpWork& work, std::int64_t spill_store_bytes, std::int64_t spill_load_bytes);
+
+// A kernel ptxas gave no stack frame keeps the PTX's local arrays in registers: their loads
+// and stores move nothing through the LD/ST units or local memory (the run's and every
+// phase's local traffic is dropped). Their issue slots stay, as the moves ptxas made of them
+// (count_machine_code counts those), and so does the chain's wait on them, an L1 hit each.
+void keep_local_in_registers(WarpWork& work);
 
 // ptxas' machine code is what the schedulers issue, and it is not the PTX one for one:
 // ptxas folds moves and address arithmetic, expands divisions, and where more predicates

@@ -113,6 +113,8 @@ std::vector<RankFacts> rank_facts_of_run(const std::vector<Variant>& variants, c
                                                 GridShape{variants[i].grid.x, variants[i].grid.y, variants[i].grid.z});
                 count_machine_code(*f.warp_work, entry_machine_instructions(compiled[i], f.resources),
                                    compiled[i].machine_loops, compiled[i].machine_inner_loops);
+                if (f.resources.stack_frame == 0)
+                    keep_local_in_registers(*f.warp_work);
                 add_spills(*f.warp_work, f.resources.spill_stores, f.resources.spill_loads);
             } catch (const std::invalid_argument&) {
                 // PTX without the entry (a results file's record, a nvcc build): no time model.
