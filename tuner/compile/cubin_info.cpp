@@ -1,5 +1,6 @@
 #include "compile/cubin_info.hpp"
 
+#include "compile/cubin_bytes.hpp"
 #include "compile/machine_loops.hpp"
 
 #include "util/sha256.hpp"
@@ -9,7 +10,6 @@
 #include <libelf.h>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -58,20 +58,6 @@ struct Record {
     std::string_view payload;     // SVAL only
 };
 
-std::uint32_t load_u32(std::string_view bytes, std::size_t offset)
-{
-    std::uint32_t v = 0;
-    std::memcpy(&v, bytes.data() + offset, sizeof v); // cubins are little-endian, as are the hosts we run on
-    return v;
-}
-
-std::uint64_t load_u64(std::string_view bytes, std::size_t offset)
-{
-    std::uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + offset, sizeof v);
-    return v;
-}
-
 // The bytes of `code` that can issue: without the closing self-branch and alignment NOPs.
 std::size_t issuable_bytes(std::string_view code)
 {
@@ -94,7 +80,7 @@ std::optional<std::vector<Record>> parse_nv_info(std::string_view data)
         Record r;
         r.format = static_cast<std::uint8_t>(data[at]);
         r.attribute = static_cast<std::uint8_t>(data[at + 1]);
-        std::memcpy(&r.value, data.data() + at + 2, sizeof r.value);
+        r.value = load_little_endian<std::uint16_t>(data, at + 2);
         at += 4;
         if (r.format == kSval) {
             if (at + r.value > data.size())

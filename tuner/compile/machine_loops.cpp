@@ -1,7 +1,9 @@
 #include "compile/machine_loops.hpp"
 
+#include "compile/cubin_bytes.hpp"
+
 #include <algorithm>
-#include <cstring>
+#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -9,13 +11,6 @@ namespace autotune {
 namespace {
 
 constexpr std::size_t word = 16;
-
-std::uint64_t low_word(std::string_view code, std::size_t at)
-{
-    std::uint64_t v = 0;
-    std::memcpy(&v, code.data() + at, sizeof v); // cubins are little-endian, as are the hosts we run on
-    return v;
-}
 
 // A branch's target as an instruction index, for a BRA (or, from sm_90, a uniform BRA.U).
 // The target is a signed offset from the next instruction, encoded (as cuobjdump -sass
@@ -64,7 +59,7 @@ MachineLoops read_machine_loops(std::string_view code, int sm)
     // hold as many overlapping loops as instructions).
     std::vector<UnrollMarkers> before(n + 1);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t low = low_word(code, i * word);
+        const std::uint64_t low = load_u64(code, i * word);
         before[i + 1] = before[i];
         count_marker(low, before[i + 1]);
         if (const auto target = branch_target(low, i, sm); target && *target <= static_cast<std::int64_t>(i))
@@ -75,8 +70,7 @@ MachineLoops read_machine_loops(std::string_view code, int sm)
     // A range holds another when one ending at or before its end starts at or after its
     // start: sorted by end (then by start, latest first), the latest start seen so far says.
     std::vector<std::size_t> order(ranges.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
+    std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return ranges[a].second != ranges[b].second ? ranges[a].second < ranges[b].second
                                                     : ranges[a].first > ranges[b].first;
