@@ -365,6 +365,41 @@ TEST_F(CheckModelCli, WithoutDeviceThePredictionIsForTheMeasuredDevice)
     EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB", "--device a100-sxm-80gb"), "a100-sxm-80gb");
 }
 
+// --clock: the GPU held another clock than the table's boost while it was measured (a
+// profiler locks the base clock). The SMs' terms take the clock's ratio; DRAM's bytes do not.
+TEST_F(CheckModelCli, AClockPredictsTheSmsWorkAtThatClockAndTheMemoryAsBefore)
+{
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    const auto path = write("heavy.json", kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0}, {{1024, 8}, 0.8}}));
+    const auto predicted_at = [&](const std::string& clock, json& out) {
+        const auto points_path = dir.path() / "points.json";
+        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --device a100-sxm-80gb --json --points {} {}", spec,
+                                       path.string(), points_path.string(), clock));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        out = r.exit_code == 0 ? json::parse(r.out) : json::object();
+        std::ifstream in(points_path);
+        return r.exit_code == 0 ? json::parse(in) : json::array();
+    };
+    json boost, half;
+    const json at_boost = predicted_at("", boost), at_half = predicted_at("--clock 705", half);
+    EXPECT_EQ(boost.value("clock_mhz", 0.0), 1410.0); // the device's boost
+    EXPECT_EQ(half.value("clock_mhz", 0.0), 705.0);
+    ASSERT_EQ(at_boost.size(), 2u);
+    ASSERT_EQ(at_half.size(), 2u);
+    for (std::size_t p = 0; p < at_boost.size(); ++p) {
+        ASSERT_EQ(at_boost[p].at("params"), at_half[p].at("params"));
+        const json& fast = at_boost[p].at("predicted_time").at("terms");
+        const json& slow = at_half[p].at("predicted_time").at("terms");
+        for (const auto& [name, seconds] : fast.items()) {
+            const double expected = name == "dram" ? seconds.get<double>() : 2 * seconds.get<double>();
+            EXPECT_NEAR(slow.at(name).get<double>(), expected, 1e-9 * expected) << name;
+        }
+    }
+    // Half the clock: the SMs' time doubles; measured / predicted cannot rise.
+    EXPECT_LE(half.at("measured_over_predicted").at("median").get<double>(),
+              boost.at("measured_over_predicted").at("median").get<double>());
+}
+
 // A T4 document (Kernel Tuner's, or export t4's) is measured as the cache it came from: the
 // same points and scores, and the device its metadata names.
 TEST_F(CheckModelCli, AT4DocumentIsMeasuredAsTheCacheItHolds)
@@ -411,6 +446,9 @@ TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
         {fmt::format("{} --arch sm_80", copy_spec()), "needs --measured"},
         {fmt::format("{} --measured {} --arch sm_80 --compile-option=ftz=true", copy_spec(), good.string()),
          "--compile-option 'ftz=true': a compiler option starts with '-'"},
+        {fmt::format("{} --measured {} --arch sm_80 --clock 0", copy_spec(), good.string()), "--clock 0"},
+        {fmt::format("{} --measured {} --arch sm_87 --clock 900", copy_spec(), good.string()),
+         "--clock 900: the device table has no device of sm_87"},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

@@ -1,4 +1,4 @@
-// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--compile-option=OPT] [--nvrtc PATH]
+// autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--clock MHZ] [--sample N --seed K] [--compile-option=OPT] [--nvrtc PATH]
 // [--json]: scores the model's ranking and its predicted failures against a measured file
 // (a Kernel Tuner cache or an autotune results file). The pipeline and the scores are the
 // engine's (tune/tune_problem.hpp, tune/model_check.hpp); this parses and prints.
@@ -43,6 +43,7 @@ struct CheckOptions {
     std::vector<std::string> compile_options; // beyond the spec's: what the measured binaries were compiled with
     std::size_t sample = 0;
     std::uint64_t seed = 1;
+    double clock_mhz = 0; // --clock: the SM clock the GPU held while measured (0: the device's boost)
     unsigned jobs = 0;
     double compile_timeout = 0; // set by its option's default
     bool json = false;
@@ -137,6 +138,11 @@ int check_model(const CheckOptions& o)
     if (setup.roofline_device && setup.roofline_device->compute_capability != setup.arch.number())
         throw UsageError(fmt::format("--device {} is sm_{}, not {}", setup.roofline_device->key,
                                      setup.roofline_device->compute_capability, setup.arch.name()));
+    if (o.clock_mhz > 0 && !setup.roofline_device)
+        throw UsageError(fmt::format("--clock {:g}: the device table has no device of {} to predict for at that clock",
+                                     o.clock_mhz, setup.arch.name()));
+    if (o.clock_mhz > 0)
+        setup.sm_clock_mhz = o.clock_mhz;
     const std::vector<Problem> problems = resolve_problems(spec, o.problem.empty() ? std::vector<std::string>{}
                                                                                    : std::vector<std::string>{o.problem});
     if (problems.size() != 1)
@@ -197,6 +203,11 @@ int check_model(const CheckOptions& o)
         write_points(o.points, join, run, points);
 
     const std::string device = setup.roofline_device ? setup.roofline_device->key : "none";
+    // The SM clock the predicted times are at: --clock, else the device's boost.
+    const std::optional<double> clock_mhz =
+        setup.sm_clock_mhz ? setup.sm_clock_mhz
+        : setup.roofline_device ? std::optional<double>(setup.roofline_device->boost_clock_mhz)
+                                : std::nullopt;
     if (o.json) {
         json misses = json::array();
         for (const std::size_t p : check.misses)
@@ -217,6 +228,7 @@ int check_model(const CheckOptions& o)
                  {"measured_device", measured.device.empty() ? json(nullptr) : json(measured.device)},
                  {"arch", setup.arch.name()},
                  {"device", device},
+                 {"clock_mhz", optional_json(clock_mhz)},
                  {"problem", problems.front().to_string()},
                  {"sample", o.sample > 0 ? json(o.sample) : json(nullptr)},
                  {"seed", o.seed},
@@ -251,8 +263,10 @@ int check_model(const CheckOptions& o)
         std::cout << out.dump(2) << "\n";
         return exit_ok;
     }
-    std::cout << fmt::format("check-model: {} for {} ({}) against {} ({}{}): {} points, {} ran\n", spec.name,
-                             setup.arch.name(), device, o.measured, measured.format,
+    std::cout << fmt::format("check-model: {} for {} ({}{}) against {} ({}{}): {} points, {} ran\n", spec.name,
+                             setup.arch.name(), device,
+                             clock_mhz ? fmt::format(" at {:g} MHz{}", *clock_mhz, setup.sm_clock_mhz ? "" : ", its boost") : "",
+                             o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
     if (!o.compile_options.empty() || !assumed.empty() || !o.nvrtc.empty())
         std::cout << fmt::format("compiled with: {}, {}{}\n", describe(setup.compile.nvrtc),
@@ -272,7 +286,7 @@ int check_model(const CheckOptions& o)
     row("top1_fraction", &OrderScores::top1_fraction);
     row("best_in_top_1pct", &OrderScores::best_in_top_1pct);
     row("best_in_top_5pct", &OrderScores::best_in_top_5pct);
-    // Apart from the order: an even factor is the clock or the like, and moves no score above.
+    // Apart from the order: an even factor is the clock or the like (--clock takes it out).
     if (const auto& scale = check.measured_over_predicted)
         std::cout << fmt::format("\nmeasured / predicted time: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points)\n",
                                  scale->median, scale->lower_quartile, scale->upper_quartile, scale->points);
@@ -325,7 +339,7 @@ int check_model(const CheckOptions& o)
 int check_model_command(const Arguments& args)
 {
     CheckOptions o;
-    CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] "
+    CommandLine line("usage: autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--clock MHZ] [--sample N --seed K] "
                      "[--compile-option=OPT] [--nvrtc PATH] [--points FILE] [--json]\n\n"
                      "Compiles the configurations a measured file holds (a Kernel Tuner cache, a T4 document,\n"
                      "or an autotune results file with measurements), predicts each the way `autotune run`\n"
@@ -337,9 +351,10 @@ int check_model_command(const Arguments& args)
                      "predicts (compile errors, launchability) against the measured ones, each disagreement\n"
                      "explained where a limit can (a launch bounds the registers of the binary measured).\n"
                      "Beside the order, how far the predicted times are: the median and quartiles of\n"
-                     "measured / predicted (an even factor, such as a clock below the device table's, moves\n"
-                     "no score); where the file counted each one's warp instructions (KTT's T4: Nsight\n"
-                     "Compute's smsp__inst_executed.sum), counted / predicted the same way.\n"
+                     "measured / predicted (a GPU held below the table's boost clock, as a profiler holds it,\n"
+                     "is slower evenly where the SMs bound the time: --clock MHZ predicts at its clock); where\n"
+                     "the file counted each one's warp instructions (KTT's T4: Nsight Compute's\n"
+                     "smsp__inst_executed.sum), counted / predicted the same way.\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"
@@ -348,6 +363,9 @@ int check_model_command(const Arguments& args)
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz), a T4 document or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
+        ("clock", ranged_value(&o.clock_mhz, {.least = 0, .most = 10000, .least_excluded = true}),
+         "MHZ: predict at this SM clock, the one the GPU held while measured (a profiler locks it to the base clock; "
+         "default: the device's boost)")
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
         ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")

@@ -46,7 +46,7 @@ Search offline:
   autotune export t4 RESULTS -o FILE               a results file's measurements as T4
   autotune replay RESULTS --strategy NAME --budget N|P% [--seed K] [--static COMPILED] [--prior OTHER] [--json]
                                                    replay a search strategy on recorded times
-  autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--sample N --seed K] [--compile-option=OPT] [--nvrtc PATH] [--points FILE] [--json]
+  autotune check-model SPEC --measured FILE --arch sm_XX [--device NAME] [--clock MHZ] [--sample N --seed K] [--compile-option=OPT] [--nvrtc PATH] [--points FILE] [--json]
                                                    score the model's ranking and failures against measurements
 
 autotune --version: the tool's version and git revision, and the CUDA toolkit it was built with.

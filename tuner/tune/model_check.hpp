@@ -81,8 +81,9 @@ struct OrderScores {
 
 // How far the predicted times are from the measured ones, apart from their order: the
 // median and quartiles of measured / predicted over the points that ran, predicted to run
-// with a time. An even factor (a GPU clocked below the device table's boost) leaves every ranking
-// score as it is; a wide spread is what the ranking scores pay for.
+// with a time. A GPU clocked below the device table's boost gives an even factor where the SMs
+// bound every point, which leaves every ranking score as it is; a wide spread is what the
+// ranking scores pay for.
 struct TimeScale {
     double median = 0, lower_quartile = 0, upper_quartile = 0;
     std::size_t points = 0;

@@ -78,12 +78,14 @@ void sort_by_index(TuningRun& run)
 }
 
 // The rank stage: ceilings measured on this GPU by `autotune roofline` when there are
-// some, the device table's datasheet otherwise.
+// some, the device table's datasheet otherwise; at the clock the setup names, if it names one.
 ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const TuningRun& run)
 {
     const KernelSpec& spec = *setup.spec;
-    const std::optional<Ceilings> ceilings = ranking_ceilings(spec.cost.precision, setup.out / "devices",
-                                                              run.device ? &*run.device : nullptr, run.roofline_device);
+    std::optional<Ceilings> ceilings = ranking_ceilings(spec.cost.precision, setup.out / "devices",
+                                                        run.device ? &*run.device : nullptr, run.roofline_device);
+    if (ceilings && setup.sm_clock_mhz)
+        ceilings = at_clock(*ceilings, *setup.sm_clock_mhz);
     const ProblemWork work = problem_work(spec, problem, run.variants);
     return rank_facts(run.facts, work.flops, work.bytes, ceilings,
                       run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0,

@@ -44,6 +44,7 @@ struct TuneSetup {
     const ArchSpec* arch_spec = nullptr;
     const DeviceSpec* roofline_device = nullptr; // whose datasheet ceilings apply
     bool roofline_device_named = false;
+    std::optional<double> sm_clock_mhz; // predict at this SM clock, not the ceilings' (a GPU held at its base clock)
     SpaceSelection selection = SpaceSelection::default_space;
     CompileSettings compile;
     std::vector<std::string> compile_options_added;            // --compile-option: the spec's end with them
