@@ -4,6 +4,7 @@
 // seeded sample, and bad input as exit 2 with one line naming it.
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
+#include "emit/problem_views.hpp"
 #include "emit/t4_format.hpp"
 #include "spec/load_spec.hpp"
 #include "support/test_support.hpp"
@@ -398,6 +399,69 @@ TEST_F(CheckModelCli, AClockPredictsTheSmsWorkAtThatClockAndTheMemoryAsBefore)
     // Half the clock: the SMs' time doubles; measured / predicted cannot rise.
     EXPECT_LE(half.at("measured_over_predicted").at("median").get<double>(),
               boost.at("measured_over_predicted").at("median").get<double>());
+}
+
+// autotune's own results record the clock each measurement held: without --clock the
+// prediction is at their median, with it at the one given.
+TEST_F(CheckModelCli, AResultsFilesRecordedClockIsTheOneThePredictionIsAt)
+{
+    json ours = json::parse(test::read_file(test::source_dir() / "results" / "sm_90" / "copy.json"));
+    ours["measured"] = true;
+    ours["device"] = {{"name", "NVIDIA H100 80GB HBM3"}};
+    std::size_t k = 0;
+    for (auto& v : ours["variants"])
+        if (v.at("status") == "ok") {
+            const double clock = k == 0 ? 990.0 : k == 1 ? 1980.0 : 1755.0; // one low, one high, the rest 1755
+            v["measurement"] = {{"time_seconds", {{"median", 2e-5 * (1 + 0.1 * static_cast<double>(k++))}, {"relative_spread", 0.01}}},
+                                {"verified", true}, {"sm_clock_mhz", clock}};
+        }
+    ASSERT_GE(k, 3u);
+    const auto path = write("ours.json", ours);
+    const auto clock_of = [&](const std::string& options) {
+        const auto r = run(fmt::format("{} --measured {} --arch sm_90 --json {}", copy_spec(), path.string(), options));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        const json out = r.exit_code == 0 ? json::parse(r.out) : json::object();
+        return std::pair{out.value("clock_mhz", 0.0), out.value("clock_source", std::string())};
+    };
+    EXPECT_EQ(clock_of(""), std::pair(1755.0, std::string("measured file")));
+    EXPECT_EQ(clock_of("--clock 1200"), std::pair(1200.0, std::string("--clock")));
+    // A Kernel Tuner cache records no clock: the device's boost.
+    const auto cache = write("copy.json", kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6})));
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", copy_spec(), cache.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out).value("clock_source", std::string()), "device boost");
+}
+
+// A results file of several problems (a run that tuned several sizes) is checked one problem
+// at a time: --problem names it, as for the spec.
+TEST_F(CheckModelCli, AResultsFileOfSeveralProblemsIsReadForTheProblemNamed)
+{
+    json large = json::parse(test::read_file(test::source_dir() / "results" / "sm_90" / "copy.json"));
+    large["measured"] = true;
+    std::size_t ok = 0;
+    for (auto& v : large["variants"])
+        if (v.at("status") == "ok")
+            v["measurement"] = {{"time_seconds", {{"median", 1e-3 * static_cast<double>(++ok)}, {"relative_spread", 0.01}}},
+                                {"verified", true}, {"sm_clock_mhz", 1755.0}};
+    ASSERT_GT(ok, 3u);
+    json small = large; // the same variants at N = 2^20, of which only three were measured
+    small["problem"] = {{"N", 1048576}};
+    std::size_t measured = 0;
+    for (auto& v : small["variants"])
+        if (v.at("status") == "ok" && ++measured > 3)
+            v["measurement"] = nullptr;
+    const auto path = write("two.json", combine_problem_views({large, small}));
+    const auto points = [&](const std::string& problem) {
+        const auto r = run(fmt::format("{} --measured {} --arch sm_90 --json --problem {}", copy_spec(), path.string(), problem));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return r.exit_code == 0 ? json::parse(r.out).at("points").get<std::size_t>() : 0;
+    };
+    EXPECT_EQ(points("N=1048576"), 3u);
+    EXPECT_EQ(points("N=268435456"), ok);
+    const auto r = run(fmt::format("{} --measured {} --arch sm_90", copy_spec(), path.string()));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, HasSubstr("holds 2 problems; name one with --problem (N=268435456 | N=1048576)"));
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
 }
 
 // A T4 document (Kernel Tuner's, or export t4's) is measured as the cache it came from: the

@@ -2,6 +2,7 @@
 // [--json]: scores the model's ranking and its predicted failures against a measured file
 // (a Kernel Tuner cache or an autotune results file). The pipeline and the scores are the
 // engine's (tune/tune_problem.hpp, tune/model_check.hpp); this parses and prints.
+#include "emit/assignments_text.hpp"
 #include "arch/arch_spec.hpp"
 #include "arch/arch_target.hpp"
 #include "arch/device_spec.hpp"
@@ -18,6 +19,7 @@
 #include "emit/measured_file.hpp"
 #include "emit/results_json.hpp"
 #include "spec/load_spec.hpp"
+#include "spec/problem.hpp"
 #include "tune/failure_explanation.hpp"
 #include "tune/model_check.hpp"
 #include "tune/no_winner.hpp"
@@ -43,7 +45,7 @@ struct CheckOptions {
     std::vector<std::string> compile_options; // beyond the spec's: what the measured binaries were compiled with
     std::size_t sample = 0;
     std::uint64_t seed = 1;
-    double clock_mhz = 0; // --clock: the SM clock the GPU held while measured (0: the device's boost)
+    double clock_mhz = 0; // --clock: the SM clock the GPU held while measured (0: none given)
     unsigned jobs = 0;
     double compile_timeout = 0; // set by its option's default
     bool json = false;
@@ -58,14 +60,6 @@ json scores_json(const OrderScores& s)
             {"top1_fraction", optional_json(s.top1_fraction)},
             {"best_in_top_1pct", optional_json(s.best_in_top_1pct)},
             {"best_in_top_5pct", optional_json(s.best_in_top_5pct)}};
-}
-
-std::string params_text(const json& params)
-{
-    std::string text;
-    for (const auto& [name, value] : params.items())
-        text += (text.empty() ? "" : ",") + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
-    return text;
 }
 
 std::string score_text(const std::optional<double>& value) { return value ? fmt::format("{:.3f}", *value) : "-"; }
@@ -116,9 +110,11 @@ int check_model(const CheckOptions& o)
         require_writable_file("--points", o.points);
     MeasuredFile measured;
     try {
-        measured = read_measured_file(o.measured);
+        measured = read_measured_file(o.measured, o.problem); // --problem: of a results file of several, that one
     } catch (const std::invalid_argument& e) { // KtCacheError, a bad results file
         throw UsageError(one_line(e.what()));
+    } catch (const ProblemError& e) { // a --problem that does not parse
+        throw UsageError(one_line(fmt::format("--problem: {}", e.what())));
     }
     // Compiled as what was measured: Kernel Tuner's caches were compiled by CuPy, which
     // adds -ftz=true to every compile (cupy/cuda/compiler.py) and which its files do not
@@ -153,6 +149,9 @@ int check_model(const CheckOptions& o)
         // where the table has it and it is of --arch.
         if (const DeviceSpec* d = find_device_of_arch(measured.device, setup.arch.number()); d && o.device.empty())
             setup.roofline_device = d;
+        // The clock the file's measurements held (autotune's record it), where --clock names none.
+        if (!setup.sm_clock_mhz && setup.roofline_device)
+            setup.sm_clock_mhz = measured.sm_clock_mhz;
         if (o.sample > 0) {
             std::vector<MeasuredConfiguration> sampled;
             for (const std::size_t p : sample_positions(measured.configurations.size(), o.sample, o.seed))
@@ -229,6 +228,10 @@ int check_model(const CheckOptions& o)
                  {"arch", setup.arch.name()},
                  {"device", device},
                  {"clock_mhz", optional_json(clock_mhz)},
+                 {"clock_source", !clock_mhz ? json(nullptr)
+                                  : o.clock_mhz > 0 ? json("--clock")
+                                  : setup.sm_clock_mhz ? json("measured file")
+                                                       : json("device boost")},
                  {"problem", problems.front().to_string()},
                  {"sample", o.sample > 0 ? json(o.sample) : json(nullptr)},
                  {"seed", o.seed},
@@ -265,7 +268,10 @@ int check_model(const CheckOptions& o)
     }
     std::cout << fmt::format("check-model: {} for {} ({}{}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device,
-                             clock_mhz ? fmt::format(" at {:g} MHz{}", *clock_mhz, setup.sm_clock_mhz ? "" : ", its boost") : "",
+                             clock_mhz ? fmt::format(" at {:g} MHz{}", *clock_mhz,
+                                                     o.clock_mhz > 0         ? ""
+                                                     : setup.sm_clock_mhz ? ", the file's median measured clock"
+                                                                          : ", its boost") : "",
                              o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
     if (!o.compile_options.empty() || !assumed.empty() || !o.nvrtc.empty())
@@ -312,7 +318,7 @@ int check_model(const CheckOptions& o)
     if (!check.misses.empty()) {
         std::cout << "ran, though predicted to fail:\n";
         for (const std::size_t p : check.misses)
-            std::cout << fmt::format("  {}  {:.6g} s  registers {}: {}\n    {}\n", params_text(join.points[p].params),
+            std::cout << fmt::format("  {}  {:.6g} s  registers {}: {}\n    {}\n", assignments_text(join.points[p].params),
                                      *points[p].measured,
                                      points[p].registers ? std::to_string(*points[p].registers) : "-",
                                      points[p].predicted_failure, explanation(p));
@@ -323,7 +329,7 @@ int check_model(const CheckOptions& o)
         std::cout << "failed, though predicted to run:\n";
         for (std::size_t k = 0; k < std::min(check.unpredicted.size(), unpredicted_shown); ++k) {
             const std::size_t p = check.unpredicted[k];
-            std::cout << fmt::format("  {}  {}  registers {}\n    {}\n", params_text(join.points[p].params),
+            std::cout << fmt::format("  {}  {}  registers {}\n    {}\n", assignments_text(join.points[p].params),
                                      join.points[p].failure,
                                      points[p].registers ? std::to_string(*points[p].registers) : "-", explanation(p));
         }
@@ -365,8 +371,9 @@ int check_model_command(const Arguments& args)
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
         ("clock", ranged_value(&o.clock_mhz, {.least = 0, .most = 10000, .least_excluded = true}),
          "MHZ: predict at this SM clock, the one the GPU held while measured (a profiler locks it to the base clock; "
-         "default: the device's boost)")
-        ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults (default: the spec's one problem)")
+         "default: the median clock the file's measurements record, as autotune's do, else the device's boost)")
+        ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults, and of a results file of several "
+                   "problems the one checked (default: the spec's one problem)")
         ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "K: the sample's seed")
         ("jobs,j", ranged_value(&o.jobs, jobs_range)->default_value(0), "parallel compiles (0: all cores)");

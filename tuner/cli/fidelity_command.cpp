@@ -2,6 +2,7 @@
 // consumer build would, and report whether registers, spills and machine code match
 // what was tuned. Two consumer builds by default: plain nvcc, and nvcc with the flag
 // that makes it generate NVRTC's code (docs/fidelity.md); --nvcc-flags names yours.
+#include "emit/assignments_text.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/compile_cache_option.hpp"
@@ -65,14 +66,6 @@ std::vector<ConsumerBuild> consumer_builds(const std::string& nvcc_flags, bool g
     return {{fmt::format("nvcc {}", fmt::join(flags, " ")), flags}};
 }
 
-std::string params_text(const json& params)
-{
-    std::string text;
-    for (const auto& [name, value] : params.items())
-        text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value.get<std::int64_t>());
-    return text;
-}
-
 } // namespace
 
 int fidelity_command(const Arguments& args)
@@ -112,7 +105,7 @@ int fidelity_command(const Arguments& args)
     std::size_t identical_in_last = 0;
     std::size_t params_width = 6;
     for (const auto& record : tuned.records)
-        params_width = std::max(params_width, params_text(record.at("params")).size());
+        params_width = std::max(params_width, assignments_text(record.at("params")).size());
     for (const auto& build : builds) {
         CompileSettings settings;
         settings.compiler = CompilerKind::nvcc;
@@ -153,7 +146,7 @@ int fidelity_command(const Arguments& args)
                             {"machine_code_match", code_equal}});
             if (!as_json)
                 std::cout << fmt::format(
-                    "{:>6}  {:<{}}  {:>15}  {:>13}  {}\n", record.at("index").get<std::size_t>(), params_text(record.at("params")),
+                    "{:>6}  {:<{}}  {:>15}  {:>13}  {}\n", record.at("index").get<std::size_t>(), assignments_text(record.at("params")),
                     params_width,
                     ok ? fmt::format("{}/{}", record.at("registers").get<int>(), nvcc.resources.registers) : "-",
                     ok ? fmt::format("{}/{}", record.at("spill_stores").get<std::int64_t>(), nvcc.resources.spill_stores) : "-",

@@ -5,6 +5,7 @@
 // recorded objective (Kernel Tuner's time for an imported cache, else the median), and reports how close to the problem's fastest variant the search came
 // within the budget. --static (a compile-only run of the space) and --prior (the space
 // measured on another GPU) give the strategy what a tuning run knows before measuring.
+#include "emit/assignments_text.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
@@ -27,47 +28,6 @@ using json = nlohmann::ordered_json;
 
 namespace autotune::cli {
 namespace {
-
-std::string params_text(const json& params)
-{
-    std::string text;
-    for (const auto& [name, value] : params.items())
-        text += (text.empty() ? "" : ",") + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
-    return text;
-}
-
-// "M=1024,N=1024" of a view's problem.
-std::string problem_text(const json& view)
-{
-    return view.contains("problem") ? params_text(view.at("problem")) : std::string("(no problem recorded)");
-}
-
-// The view of the problem `wanted` names (every variable it sets has that value); without
-// `wanted`, the only problem. Throws std::invalid_argument naming the file's problems.
-json chosen_problem(const json& document, const std::string& wanted, const std::string& path)
-{
-    const std::vector<json> views = problem_views(document);
-    std::vector<std::string> known;
-    for (const auto& view : views)
-        known.push_back(problem_text(view));
-    const auto list = fmt::format("{}", fmt::join(known, " | "));
-    if (wanted.empty()) {
-        if (views.size() == 1)
-            return views.front();
-        throw std::invalid_argument(fmt::format("{} holds {} problems; name one with --problem ({})", path,
-                                                views.size(), list));
-    }
-    const auto assignments = parse_problem_assignments(wanted);
-    for (const auto& view : views) {
-        const json& problem = view.value("problem", json::object());
-        const bool matches = std::all_of(assignments.begin(), assignments.end(), [&](const auto& a) {
-            return problem.contains(a.first) && problem.at(a.first) == a.second;
-        });
-        if (matches)
-            return view;
-    }
-    throw std::invalid_argument(fmt::format("{} has no problem {} (it has: {})", path, wanted, list));
-}
 
 // Runs `read`; what it refuses in its input becomes a usage error, `prefix` naming the option.
 template <class Read>
@@ -133,7 +93,7 @@ int replay_command(const Arguments& args)
     json view;
     std::size_t evaluations = 0, static_points = 0, prior_points = 0;
     with_inputs_named("", [&] {
-        view = chosen_problem(read_results_file(results_path), problem, results_path);
+        view = chosen_problem_view(read_results_file(results_path), problem, results_path);
         space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
     });
@@ -142,7 +102,7 @@ int replay_command(const Arguments& args)
     const auto same_space = [&](const std::string& path) {
         json other = read_results_file(path);
         require_kernel(other, kernel, path);
-        return chosen_problem(other, problem, path);
+        return chosen_problem_view(other, problem, path);
     };
     if (!static_path.empty())
         with_inputs_named("--static: ", [&] {
@@ -189,10 +149,10 @@ int replay_command(const Arguments& args)
             const std::size_t p = o.trace.evaluated[i];
             std::cout << fmt::format("{:>5}  #{:<8} {:>12}  {}\n", i + 1, space.indices[p],
                                      o.trace.times[i] ? fmt::format("{:.6g} s", *o.trace.times[i]) : "failed",
-                                     params_text(space.params[p]));
+                                     assignments_text(space.params[p]));
         }
     std::cout << fmt::format("{} on {}{} ({} points): {} evaluations of a budget of {}, {} failed\n", strategy, results_path,
-                             problem.empty() ? "" : ", problem " + problem_text(view), space.space.points.size(),
+                             problem.empty() ? "" : ", problem " + problem_view_text(view), space.space.points.size(),
                              o.evaluations, evaluations, o.failed);
     if (!static_path.empty())
         std::cout << fmt::format("static facts from {} for {} of {} points\n", static_path, static_points, space.space.points.size());
@@ -200,7 +160,7 @@ int replay_command(const Arguments& args)
         std::cout << fmt::format("prior times from {} for {} of {} points\n", prior_path, prior_points, space.space.points.size());
     if (o.best)
         std::cout << fmt::format("best found: #{} {} at {:.6g} s; the optimum {:.6g} s; fraction_of_optimum {:.4f}\n",
-                                 space.indices[*o.best], params_text(space.params[*o.best]), *o.best_time,
+                                 space.indices[*o.best], assignments_text(space.params[*o.best]), *o.best_time,
                                  space.optimum, o.fraction_of_optimum);
     else
         std::cout << fmt::format("nothing found: every evaluation failed; fraction_of_optimum 0\n");

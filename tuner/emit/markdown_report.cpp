@@ -1,5 +1,6 @@
 #include "emit/markdown_report.hpp"
 
+#include "emit/assignments_text.hpp"
 #include "emit/number_format.hpp"
 
 #include <algorithm>
@@ -11,14 +12,6 @@ namespace autotune {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-std::string params_text(const json& params)
-{
-    std::string text;
-    for (const auto& [name, value] : params.items())
-        text += fmt::format("{}{}={}", text.empty() ? "" : " ", name, value.get<std::int64_t>());
-    return text;
-}
 
 // Every figure goes through format_figure, so the report writes numbers one way.
 std::string figure(const json& value, double scale = 1)
@@ -84,7 +77,7 @@ std::string markdown_report_section(const json& results, const std::vector<Repor
     if (!ranked.empty()) {
         const json& w = *ranked.front();
         md += fmt::format("**Winner** ({}): #{} `{}`", measured ? "measured" : "predicted", w.at("index").get<std::size_t>(),
-                          params_text(w.at("params")));
+                          assignments_text(w.at("params"), " "));
         md += measured ? fmt::format(" — {} µs, {} of the roof.\n\n",
                                      figure(w.at("measurement").at("time_seconds").at("median"), 1e6),
                                      percent(w.at("roofline_fraction")))
@@ -122,13 +115,13 @@ std::string markdown_report_section(const json& results, const std::vector<Repor
             : percent(v.at("occupancy").at("fraction"));
         if (measured)
             md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", k + 1,
-                              v.at("index").get<std::size_t>(), params_text(v.at("params")), v.at("registers").get<int>(),
+                              v.at("index").get<std::size_t>(), assignments_text(v.at("params"), " "), v.at("registers").get<int>(),
                               occupancy, figure(v.at("measurement").at("time_seconds").at("median"), 1e6),
                               figure(v.at("gflops")), figure(v.at("gbps")), percent(v.at("roofline_fraction")),
                               percent(v.at("predicted_fraction")), first);
         else
             md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", k + 1, v.at("index").get<std::size_t>(),
-                              params_text(v.at("params")), v.at("registers").get<int>(), occupancy,
+                              assignments_text(v.at("params"), " "), v.at("registers").get<int>(), occupancy,
                               percent(v.at("predicted_fraction")), first);
     }
     md += "\n";

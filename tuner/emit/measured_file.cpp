@@ -5,8 +5,10 @@
 #include "emit/problem_views.hpp"
 #include "emit/results_shape.hpp"
 #include "emit/t4_format.hpp"
+#include "measure/sample_statistics.hpp"
 #include "strategy/replay.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -43,17 +45,16 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
     return out;
 }
 
-MeasuredFile results_measurements(const json& document, const std::string& path)
+MeasuredFile results_measurements(const json& document, const std::string& path, const std::string& problem)
 {
     check_results_shape(document, path); // what is neither a cache nor a results file is refused as the latter
-    const std::vector<json> views = problem_views(document);
-    if (views.size() != 1)
-        throw std::invalid_argument(fmt::format("'{}' holds {} problems; check-model takes a file of one", path, views.size()));
+    const json view = chosen_problem_view(document, problem, path);
     MeasuredFile out;
     out.format = "autotune results";
     if (document.contains("device") && document.at("device").is_object() && document.at("device").contains("name"))
         out.device = document.at("device").at("name").get<std::string>();
-    for (const json& v : views.front().at("variants")) {
+    std::vector<double> clocks;
+    for (const json& v : view.at("variants")) {
         if (out.parameters.empty())
             for (const auto& [name, value] : v.at("params").items())
                 out.parameters.push_back(name);
@@ -67,14 +68,21 @@ MeasuredFile results_measurements(const json& document, const std::string& path)
             ++out.not_measured;
             continue;
         }
+        if (const json clock = c.seconds ? v.at("measurement").value("sm_clock_mhz", json()) : json();
+            clock.is_number() && clock.get<double>() > 0)
+            clocks.push_back(clock.get<double>());
         out.configurations.push_back(std::move(c));
+    }
+    if (!clocks.empty()) {
+        std::ranges::sort(clocks);
+        out.sm_clock_mhz = percentile(clocks, 0.5);
     }
     return out;
 }
 
 } // namespace
 
-MeasuredFile read_measured_file(const std::filesystem::path& file)
+MeasuredFile read_measured_file(const std::filesystem::path& file, const std::string& problem)
 {
     const std::string path = file.string();
     json document = read_json_file(file);
@@ -91,7 +99,7 @@ MeasuredFile read_measured_file(const std::filesystem::path& file)
                                  : is_kt_cache(document) || (document.contains(imported_from) &&
                                                              document.at(imported_from).is_string());
     document = as_kt_cache(std::move(document), file); // as import reads it
-    MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path);
+    MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path, problem);
     out.kernel_tuner = kernel_tuner;
     if (t4)
         out.format = tuner.empty() ? "T4" : tuner + "'s T4";

@@ -35,14 +35,18 @@ struct MeasuredFile {
     std::vector<MeasuredConfiguration> configurations; // the file's order (a cache's: by index)
     std::size_t not_measured = 0;           // records with neither a time nor a failure
     std::string device;                     // as the file names it; empty when it does not
+    // The median SM clock the file's measurements record (autotune's results do, per
+    // measurement); none where it records none.
+    std::optional<double> sm_clock_mhz;
     // Measured by Kernel Tuner: a cache, a T4 document neither autotune nor another named
     // tuner (KTT) measured, a results file imported from a cache. Its binaries were compiled as Kernel Tuner compiles.
     bool kernel_tuner = false;
 };
 
-// Throws std::invalid_argument (KtCacheError for a cache) naming the file: missing, not
-// JSON, neither format, a record without a parameter, a time that is not a time, or a
-// results file of several problems.
-[[nodiscard]] MeasuredFile read_measured_file(const std::filesystem::path& path);
+// `problem` ("M=4096,..."): of a results file of several problems, the one read (a cache
+// holds one). Throws std::invalid_argument (KtCacheError for a cache) naming the file:
+// missing, not JSON, neither format, a record without a parameter, a time that is not a
+// time, or a results file of several problems none or more than one of which `problem` names.
+[[nodiscard]] MeasuredFile read_measured_file(const std::filesystem::path& path, const std::string& problem = {});
 
 } // namespace autotune

@@ -1,6 +1,11 @@
 #include "emit/problem_views.hpp"
 
+#include "emit/assignments_text.hpp"
+#include "spec/problem.hpp"
+
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <stdexcept>
 
 namespace autotune {
@@ -65,6 +70,36 @@ std::vector<json> problem_views(const json& document)
         views.push_back(std::move(view));
     }
     return views;
+}
+
+std::string problem_view_text(const json& view)
+{
+    return view.contains("problem") ? assignments_text(view.at("problem")) : std::string("(no problem recorded)");
+}
+
+json chosen_problem_view(const json& document, const std::string& wanted, const std::string& path)
+{
+    const std::vector<json> views = problem_views(document);
+    std::vector<std::string> known;
+    for (const auto& view : views)
+        known.push_back(problem_view_text(view));
+    const auto list = fmt::format("{}", fmt::join(known, " | "));
+    if (wanted.empty()) {
+        if (views.size() == 1)
+            return views.front();
+        throw std::invalid_argument(fmt::format("{} holds {} problems; name one with --problem ({})", path,
+                                                views.size(), list));
+    }
+    const auto assignments = parse_problem_assignments(wanted);
+    for (const auto& view : views) {
+        const json& problem = view.value("problem", json::object());
+        const bool matches = std::all_of(assignments.begin(), assignments.end(), [&](const auto& a) {
+            return problem.contains(a.first) && problem.at(a.first) == a.second;
+        });
+        if (matches)
+            return view;
+    }
+    throw std::invalid_argument(fmt::format("{} has no problem {} (it has: {})", path, wanted, list));
 }
 
 } // namespace autotune

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace autotune {
@@ -19,5 +20,14 @@ namespace autotune {
 // Each problem of a results document as a one-problem document, in the file's order.
 // Throws std::invalid_argument when a further problem's record lacks its variants.
 [[nodiscard]] std::vector<nlohmann::ordered_json> problem_views(const nlohmann::ordered_json& document);
+
+// "M=1024,N=1024": a view's problem as one line.
+[[nodiscard]] std::string problem_view_text(const nlohmann::ordered_json& view);
+
+// The view of the problem `wanted` ("M=1024,..."; every variable it sets has that value);
+// with `wanted` empty, the only problem. Throws std::invalid_argument naming `path` and the
+// file's problems when none matches or several could; ProblemError for a malformed `wanted`.
+[[nodiscard]] nlohmann::ordered_json chosen_problem_view(const nlohmann::ordered_json& document,
+                                                         const std::string& wanted, const std::string& path);
 
 } // namespace autotune

@@ -1,0 +1,16 @@
+#include "emit/assignments_text.hpp"
+
+namespace autotune {
+
+std::string assignments_text(const nlohmann::ordered_json& values, std::string_view separator)
+{
+    std::string text;
+    for (const auto& [name, value] : values.items()) {
+        if (!text.empty())
+            text += separator;
+        text += name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    return text;
+}
+
+} // namespace autotune
