@@ -462,6 +462,10 @@ TEST_F(CheckModelCli, AResultsFileOfSeveralProblemsIsReadForTheProblemNamed)
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_THAT(r.err, HasSubstr("holds 2 problems; name one with --problem (N=268435456 | N=1048576)"));
     EXPECT_EQ(lines(r.err), 1u) << r.err;
+    const auto malformed = run(fmt::format("{} --measured {} --arch sm_90 --problem N=", copy_spec(), path.string()));
+    EXPECT_EQ(malformed.exit_code, 2);
+    EXPECT_THAT(malformed.err, HasSubstr("--problem 'N=': 'N=' is not NAME=VALUE"));
+    EXPECT_EQ(lines(malformed.err), 1u) << malformed.err;
 }
 
 // A T4 document (Kernel Tuner's, or export t4's) is measured as the cache it came from: the

@@ -113,8 +113,8 @@ int check_model(const CheckOptions& o)
         measured = read_measured_file(o.measured, o.problem); // --problem: of a results file of several, that one
     } catch (const std::invalid_argument& e) { // KtCacheError, a bad results file
         throw UsageError(one_line(e.what()));
-    } catch (const ProblemError& e) { // a --problem that does not parse
-        throw UsageError(one_line(fmt::format("--problem: {}", e.what())));
+    } catch (const ProblemError& e) { // a --problem that does not parse (the message names it)
+        throw UsageError(one_line(e.what()));
     }
     // Compiled as what was measured: Kernel Tuner's caches were compiled by CuPy, which
     // adds -ftz=true to every compile (cupy/cuda/compiler.py) and which its files do not
