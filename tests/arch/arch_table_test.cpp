@@ -227,6 +227,7 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("A100-PCIE-40GB"), "a100-pcie-40gb");
     EXPECT_EQ(key_of("NVIDIA"), "none"); // no GPU named
     EXPECT_EQ(key_of("NVIDIA H200"), "h200-sxm");             // the one name it begins
+    EXPECT_EQ(key_of("NVIDIA H100 80GB HBM3"), "h100-sxm");   // a name the driver gives it
     EXPECT_EQ(key_of("NVIDIA A100"), "none");                 // begins two
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090 Ti"), "none");  // another GPU, not a 3090
     EXPECT_EQ(key_of(""), "none");

@@ -354,16 +354,28 @@ TEST_F(CheckModelCli, PointsOfAKernelWithABarrierSayWhatBoundsEachOfItsPhases)
 TEST_F(CheckModelCli, WithoutDeviceThePredictionIsForTheMeasuredDevice)
 {
     json cache = kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6}));
+    std::string err;
     const auto device_for = [&](const std::string& reported, const std::string& extra = "") {
         cache["device_name"] = reported;
         const auto path = write("copy.json", cache);
-        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json {}", copy_spec(), path.string(), extra));
+        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json -q {}", copy_spec(), path.string(), extra));
         EXPECT_EQ(r.exit_code, 0) << r.err;
-        return json::parse(r.out).at("device").get<std::string>();
+        err = r.err;
+        const json out = json::parse(r.out);
+        return out.at("device").get<std::string>() + " from " + out.at("device_source").get<std::string>();
     };
-    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB"), "a100-pcie-40gb");
-    EXPECT_EQ(device_for("NVIDIA GeForce RTX 3090"), "a100-sxm-80gb"); // sm_86: not the device of --arch
-    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB", "--device a100-sxm-80gb"), "a100-sxm-80gb");
+    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB"), "a100-pcie-40gb from measured file");
+    EXPECT_EQ(err, "");
+    // sm_86: not the device of --arch; said in one line.
+    EXPECT_EQ(device_for("NVIDIA GeForce RTX 3090"), "a100-sxm-80gb from arch default");
+    EXPECT_THAT(err, HasSubstr("the measured file's device NVIDIA GeForce RTX 3090 is rtx-3090, sm_86, not sm_80; the "
+                               "prediction is for a100-sxm-80gb, sm_80's default"));
+    EXPECT_EQ(lines(err), 1u) << err;
+    EXPECT_EQ(device_for("NVIDIA A30"), "a100-sxm-80gb from arch default");
+    EXPECT_THAT(err, HasSubstr("the device table has no 'NVIDIA A30', the measured file's device; the prediction is for "
+                               "a100-sxm-80gb"));
+    EXPECT_EQ(device_for("NVIDIA A100-PCIE-40GB", "--device a100-sxm-80gb"), "a100-sxm-80gb from --device");
+    EXPECT_EQ(err, "");
 }
 
 // --clock: the GPU held another clock than the table's boost while it was measured (a

@@ -23,6 +23,7 @@ struct DeviceSpec {
     std::optional<double> bf16_tensor_tflops;        // dense
     std::optional<double> int8_tensor_tops;          // dense
     bool default_for_arch = false;   // the device used for its arch when none is named
+    std::vector<std::string> reported_names; // what drivers call it where that is not `name` nor begins it
     std::string source;              // datasheet or whitepaper, with the table it comes from
 };
 
@@ -36,8 +37,9 @@ struct DeviceSpec {
 
 // The device whose name is `reported` as a driver or a tool reports it ("NVIDIA
 // A100-PCIE-40GB" for "NVIDIA A100 PCIe 40GB": case, spaces and punctuation aside), or
-// else the one device whose name it begins ("NVIDIA H200" for "NVIDIA H200 SXM 141GB");
-// nullptr when there is none or more than one.
+// else the one device whose name it begins ("NVIDIA H200" for "NVIDIA H200 SXM 141GB"), or
+// one of a device's reported_names ("NVIDIA H100 80GB HBM3"); nullptr when there is none or
+// more than one.
 [[nodiscard]] const DeviceSpec* find_device_by_name(std::string_view reported);
 // find_device_by_name's device where it is of this architecture (compute capability as
 // 86): the device a prediction for that arch may stand for; nullptr otherwise.

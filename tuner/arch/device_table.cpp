@@ -185,6 +185,7 @@ std::vector<DeviceSpec> build_device_table()
          .bf16_tensor_tflops = 989.4,
          .int8_tensor_tops = 1978.9,
          .default_for_arch = true,
+         .reported_names = {"NVIDIA H100 80GB HBM3"}, // cuDeviceGetName and nvidia-smi on an H100 SXM5
          .source = "NVIDIA H100 Tensor Core GPU Architecture whitepaper v1.04, Table 3 \"Comparison of NVIDIA "
                    "A100 and H100 Data Center GPUs\", H100 SXM5 column: 132 SMs, 50 MB L2, Peak FP32 66.9 TFLOPS, "
                    "dense/sparse pairs 989.4/1978.9 (FP16 and BF16 with FP32 accumulate) and 1978.9/3957.8 (INT8), "
@@ -288,6 +289,9 @@ const DeviceSpec* find_device_by_name(std::string_view reported)
         const std::string letters = name_letters(device.name);
         if (letters == wanted)
             return &device;
+        for (const std::string& reported_name : device.reported_names)
+            if (name_letters(reported_name) == wanted)
+                return &device;
         if (letters.starts_with(wanted)) {
             begun = &device;
             ++begun_count;

@@ -86,6 +86,20 @@ void write_points(const std::filesystem::path& path, const MeasuredJoin& join, c
     write_file_atomically(path, rows.dump(1) + "\n");
 }
 
+// Why the prediction is not for the device the measured file names, and for which it is.
+std::string device_not_found_note(const std::string& reported, const TuneSetup& setup)
+{
+    const std::string instead = setup.roofline_device ? fmt::format("the prediction is for {}, {}'s default",
+                                                                     setup.roofline_device->key, setup.arch.name())
+                                                      : fmt::format("the table has no device of {}", setup.arch.name());
+    if (const DeviceSpec* other = find_device_by_name(reported))
+        return fmt::format("the measured file's device {} is {}, sm_{}, not {}; {} (--device names another)", reported,
+                           other->key, other->compute_capability, setup.arch.name(), instead);
+    return fmt::format("the device table has no '{}', the measured file's device; {} (--device names another; autotune "
+                       "archs lists them)",
+                       reported, instead);
+}
+
 KernelSpec load_checked_spec(const std::string& path)
 {
     if (path.empty())
@@ -161,6 +175,9 @@ int check_model(const CheckOptions& o)
         join = join_measured(spec, problems.front(), measured, o.measured);
         for (const auto& note : join.notes)
             std::cerr << "autotune: " << note << "\n";
+        // Said, not silent: waves, the tail and the ceilings are then another GPU's.
+        if (o.device.empty() && !measured.device.empty() && !find_device_of_arch(measured.device, setup.arch.number()))
+            std::cerr << "autotune: " << device_not_found_note(measured.device, setup) << "\n";
     } catch (const std::invalid_argument& e) { // KtCacheError, ModelCheckError, a bad results file
         throw UsageError(one_line(e.what()));
     }
@@ -227,6 +244,10 @@ int check_model(const CheckOptions& o)
                  {"measured_device", measured.device.empty() ? json(nullptr) : json(measured.device)},
                  {"arch", setup.arch.name()},
                  {"device", device},
+                 {"device_source", !setup.roofline_device ? json(nullptr)
+                                   : !o.device.empty()     ? json("--device")
+                                   : find_device_of_arch(measured.device, setup.arch.number()) ? json("measured file")
+                                                                                                : json("arch default")},
                  {"clock_mhz", optional_json(clock_mhz)},
                  {"clock_source", !clock_mhz ? json(nullptr)
                                   : o.clock_mhz > 0 ? json("--clock")
