@@ -219,7 +219,7 @@ int check_model(const CheckOptions& o)
         write_points(o.points, join, run, points);
 
     const std::string device = setup.roofline_device ? setup.roofline_device->key : "none";
-    // The SM clock the predicted times are at: --clock, else the device's boost.
+    // The SM clock the predicted times are at: --clock, the file's recorded one, else the device's boost.
     const std::optional<double> clock_mhz =
         setup.sm_clock_mhz ? setup.sm_clock_mhz
         : setup.roofline_device ? std::optional<double>(setup.roofline_device->boost_clock_mhz)
