@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
+#include <map>
 #include <set>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -332,9 +334,21 @@ TEST_F(CheckModelCli, PointsOfAKernelWithABarrierSayWhatBoundsEachOfItsPhases)
     const auto r = run(fmt::format("{} --measured {} --arch sm_86 --json --points {}", spec, path.string(),
                                    points_path.string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Grouped by what bounds each phase, not by "phases": the points' bounds, one group each.
+    std::map<std::string, std::size_t> grouped;
+    const json out = json::parse(r.out); // named: items() of a temporary would dangle
+    for (const auto& [bound, scale] : out.at("measured_over_predicted_by_bound").items())
+        grouped[bound] = scale.at("points").get<std::size_t>();
     std::ifstream in(points_path);
     const json rows = json::parse(in);
     ASSERT_EQ(rows.size(), 2u);
+    std::map<std::string, std::size_t> expected;
+    for (const json& row : rows) {
+        const json& time = row.at("predicted_time");
+        if (time.is_object() && time.contains("phase_bounds"))
+            ++expected[fmt::format("phases ({})", fmt::join(time.at("phase_bounds").get<std::vector<std::string>>(), ", "))];
+    }
+    EXPECT_EQ(grouped, expected);
     for (const json& row : rows) {
         const json& time = row.at("predicted_time");
         ASSERT_TRUE(time.is_object()) << row.dump();

@@ -228,6 +228,31 @@ TEST(ScoreModel, MeasuredOverPredictedIsTheMedianAndQuartilesOfThePointsThatRanW
     EXPECT_DOUBLE_EQ(four.measured_over_predicted->upper_quartile, 3.25);
 }
 
+TEST(ScoreModel, MeasuredOverPredictedIsAlsoGroupedByTheTermThatBoundsEachPoint)
+{
+    // issue-bound points at 1, 2, 3; dram-bound at 4 and 6; one without a named bound (it takes
+    // part in the whole, in no group); a predicted failure in none.
+    std::vector<CheckedPoint> points;
+    const std::pair<double, const char*> ratios[] = {{1, "issue"}, {2, "issue"}, {3, "issue"}, {4, "dram"}, {6, "dram"}, {5, ""}};
+    std::size_t rank = 0;
+    for (const auto& [ratio, bound] : ratios) {
+        points.push_back(ran(1e-3 * static_cast<double>(rank + 1), rank + 1, 0.5));
+        ++rank;
+        points.back().predicted_seconds = *points.back().measured / ratio;
+        points.back().predicted_bound = bound;
+    }
+    CheckedPoint pruned = ran(1.0, 0, 0.5);
+    pruned.predicted_failure = "can never be resident";
+    pruned.predicted_seconds = 1e-6;
+    pruned.predicted_bound = "shared";
+    points.push_back(pruned);
+    const ModelCheck m = score_model(points);
+    ASSERT_EQ(m.measured_over_predicted_by_bound.size(), 2u);
+    expect_scale(m.measured_over_predicted_by_bound.at("issue"), 3, 2.0, 1.5, 2.5);
+    expect_scale(m.measured_over_predicted_by_bound.at("dram"), 2, 5.0, 4.5, 5.5);
+    expect_scale(m.measured_over_predicted, 6, 3.5, 2.25, 4.75);
+}
+
 TEST(ScoreModel, AnEvenFactorBetweenMeasuredAndPredictedMovesNoRankingScore)
 {
     std::vector<CheckedPoint> points;

@@ -281,6 +281,10 @@ int check_model(const CheckOptions& o)
                          : json(nullptr);
         };
         out["measured_over_predicted"] = scale_json(check.measured_over_predicted);
+        json by_bound = json::object();
+        for (const auto& [bound, scale] : check.measured_over_predicted_by_bound)
+            by_bound[bound] = scale_json(scale);
+        out["measured_over_predicted_by_bound"] = by_bound;
         out["instructions_counted_over_predicted"] = scale_json(check.instructions_counted_over_predicted);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
@@ -317,6 +321,17 @@ int check_model(const CheckOptions& o)
     if (const auto& scale = check.measured_over_predicted)
         std::cout << fmt::format("\nmeasured / predicted time: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points)\n",
                                  scale->median, scale->lower_quartile, scale->upper_quartile, scale->points);
+    // Where it is off, by what the model says bounds the time: the most common bound first.
+    if (check.measured_over_predicted_by_bound.size() > 1) {
+        std::vector<std::pair<std::string, TimeScale>> groups(check.measured_over_predicted_by_bound.begin(),
+                                                              check.measured_over_predicted_by_bound.end());
+        std::stable_sort(groups.begin(), groups.end(),
+                         [](const auto& a, const auto& b) { return a.second.points > b.second.points; });
+        std::vector<std::string> parts;
+        for (const auto& [bound, scale] : groups)
+            parts.push_back(fmt::format("{} {:.2f} ({})", bound, scale.median, scale.points));
+        std::cout << fmt::format("  by the term that bounds it: {}\n", fmt::join(parts, ", "));
+    }
     // The issue term's count apart from the time, where the file carries a profiler's count.
     if (const auto& counted = check.instructions_counted_over_predicted)
         std::cout << fmt::format("counted / predicted warp instructions: median {:.2f}, quartiles {:.2f}-{:.2f} ({} "
@@ -379,9 +394,10 @@ int check_model_command(const Arguments& args)
                      "explained where a limit can (a launch bounds the registers of the binary measured).\n"
                      "Beside the order, how far the predicted times are: the median and quartiles of\n"
                      "measured / predicted (a GPU held below the table's boost clock, as a profiler holds it,\n"
-                     "is slower evenly where the SMs bound the time: --clock MHZ predicts at its clock); where\n"
-                     "the file counted each one's warp instructions (KTT's T4: Nsight Compute's\n"
-                     "smsp__inst_executed.sum), counted / predicted the same way.\n"
+                     "is slower evenly where the SMs bound the time: --clock MHZ predicts at its clock), and the\n"
+                     "same for the points each term of the model bounds (where it is off, by what it says limits\n"
+                     "the time); where the file counted each one's warp instructions (KTT's T4: Nsight\n"
+                     "Compute's smsp__inst_executed.sum), counted / predicted the same way.\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"

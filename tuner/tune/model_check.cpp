@@ -141,6 +141,11 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
             c.predicted_rank = ranked->predicted_rank;
         if (ranked && ranked->predicted_time) {
             c.predicted_seconds = ranked->predicted_time->seconds;
+            // A kernel with barriers is bound phase by phase: each phase's bound says more than "phases".
+            const TimePrediction& time = *ranked->predicted_time;
+            c.predicted_bound = time.bound == "phases" && !time.phase_bounds.empty()
+                                    ? fmt::format("phases ({})", fmt::join(time.phase_bounds, ", "))
+                                    : time.bound;
             c.predicted_instructions = ranked->predicted_time->warp_instructions;
         }
         c.counted_instructions = join.points[p].counted_instructions;
@@ -257,10 +262,11 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
     m.random.spearman = 0.0;
 
     // Of the points the model ranks: a predicted failure's time predicts nothing.
-    const auto scale = [&](auto counted, auto predicted) -> std::optional<TimeScale> {
+    const auto scale = [&](auto counted, auto predicted, const std::string& bound = {}) -> std::optional<TimeScale> {
         std::vector<double> ratios;
         for (const std::size_t p : by_rank)
-            if (const auto c = counted(points[p]), q = predicted(points[p]); c && q && *q > 0)
+            if (const auto c = counted(points[p]), q = predicted(points[p]);
+                c && q && *q > 0 && (bound.empty() || points[p].predicted_bound == bound))
                 ratios.push_back(*c / *q);
         if (ratios.empty())
             return std::nullopt;
@@ -274,6 +280,12 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
                                       [](const CheckedPoint& c) { return c.predicted_seconds; });
     m.instructions_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_instructions; },
                                                   [](const CheckedPoint& c) { return c.predicted_instructions; });
+    for (const std::size_t p : by_rank)
+        if (const std::string& bound = points[p].predicted_bound;
+            !bound.empty() && !m.measured_over_predicted_by_bound.contains(bound))
+            if (const auto by_bound = scale([](const CheckedPoint& c) { return c.measured; },
+                                            [](const CheckedPoint& c) { return c.predicted_seconds; }, bound))
+                m.measured_over_predicted_by_bound.emplace(bound, *by_bound);
     return m;
 }
 

@@ -19,6 +19,7 @@
 #include "spec/problem.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -63,6 +64,7 @@ struct CheckedPoint {
     std::optional<int> registers;              // where it compiled
     int threads = 0;                           // per block; 0: not joined to a variant
     std::optional<double> predicted_seconds;   // the model's time, where it predicted one
+    std::string predicted_bound;               // the term that bounds that time ("issue", "phases (latency, shared)")
     std::optional<double> counted_instructions;   // warp instructions a profiler counted, where the file has them
     std::optional<double> predicted_instructions; // the model's, where it predicted a time
 };
@@ -104,6 +106,9 @@ struct ModelCheck {
     // The same for warp instructions, counted (a profiler's, where the measured file records
     // them: KTT's T4) over predicted: the issue term's count checked apart from the time.
     std::optional<TimeScale> instructions_counted_over_predicted;
+    // measured_over_predicted of the points each term bounds: where the model is off, by what
+    // it says limits the time.
+    std::map<std::string, TimeScale> measured_over_predicted_by_bound;
     std::vector<std::size_t> misses;           // the failures_only_predicted points
     std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
