@@ -157,15 +157,20 @@ int check_model(const CheckOptions& o)
                                                                                    : std::vector<std::string>{o.problem});
     if (problems.size() != 1)
         throw UsageError(fmt::format("the spec of {} has {} problems; name one with --problem", spec.name, problems.size()));
+    // Without --device the prediction is for the device the file was measured on, where the
+    // table has it and it is of --arch.
+    const DeviceSpec* file_device = find_device_of_arch(measured.device, setup.arch.number());
+    if (file_device && o.device.empty())
+        setup.roofline_device = file_device;
+    const std::string device_source = !setup.roofline_device ? ""
+                                      : !o.device.empty()     ? "--device"
+                                      : file_device           ? "measured file"
+                                                              : "arch default";
+    // The clock the file's measurements held (autotune's record it), where --clock names none.
+    if (!setup.sm_clock_mhz && setup.roofline_device)
+        setup.sm_clock_mhz = measured.sm_clock_mhz;
     MeasuredJoin join;
     try {
-        // Without --device the prediction is for the device the file was measured on,
-        // where the table has it and it is of --arch.
-        if (const DeviceSpec* d = find_device_of_arch(measured.device, setup.arch.number()); d && o.device.empty())
-            setup.roofline_device = d;
-        // The clock the file's measurements held (autotune's record it), where --clock names none.
-        if (!setup.sm_clock_mhz && setup.roofline_device)
-            setup.sm_clock_mhz = measured.sm_clock_mhz;
         if (o.sample > 0) {
             std::vector<MeasuredConfiguration> sampled;
             for (const std::size_t p : sample_positions(measured.configurations.size(), o.sample, o.seed))
@@ -176,7 +181,7 @@ int check_model(const CheckOptions& o)
         for (const auto& note : join.notes)
             std::cerr << "autotune: " << note << "\n";
         // Said, not silent: waves, the tail and the ceilings are then another GPU's.
-        if (o.device.empty() && !measured.device.empty() && !find_device_of_arch(measured.device, setup.arch.number()))
+        if (o.device.empty() && !measured.device.empty() && !file_device)
             std::cerr << "autotune: " << device_not_found_note(measured.device, setup) << "\n";
     } catch (const std::invalid_argument& e) { // KtCacheError, ModelCheckError, a bad results file
         throw UsageError(one_line(e.what()));
@@ -224,6 +229,10 @@ int check_model(const CheckOptions& o)
         setup.sm_clock_mhz ? setup.sm_clock_mhz
         : setup.roofline_device ? std::optional<double>(setup.roofline_device->boost_clock_mhz)
                                 : std::nullopt;
+    const std::string clock_source = !clock_mhz ? "" : o.clock_mhz > 0 ? "--clock"
+                                     : setup.sm_clock_mhz ? "measured file"
+                                                          : "device boost";
+    const auto source_json = [](const std::string& source) { return source.empty() ? json(nullptr) : json(source); };
     if (o.json) {
         json misses = json::array();
         for (const std::size_t p : check.misses)
@@ -244,15 +253,9 @@ int check_model(const CheckOptions& o)
                  {"measured_device", measured.device.empty() ? json(nullptr) : json(measured.device)},
                  {"arch", setup.arch.name()},
                  {"device", device},
-                 {"device_source", !setup.roofline_device ? json(nullptr)
-                                   : !o.device.empty()     ? json("--device")
-                                   : find_device_of_arch(measured.device, setup.arch.number()) ? json("measured file")
-                                                                                                : json("arch default")},
+                 {"device_source", source_json(device_source)},
                  {"clock_mhz", optional_json(clock_mhz)},
-                 {"clock_source", !clock_mhz ? json(nullptr)
-                                  : o.clock_mhz > 0 ? json("--clock")
-                                  : setup.sm_clock_mhz ? json("measured file")
-                                                       : json("device boost")},
+                 {"clock_source", source_json(clock_source)},
                  {"problem", problems.front().to_string()},
                  {"sample", o.sample > 0 ? json(o.sample) : json(nullptr)},
                  {"seed", o.seed},
@@ -294,9 +297,10 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("check-model: {} for {} ({}{}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device,
                              clock_mhz ? fmt::format(" at {:g} MHz{}", *clock_mhz,
-                                                     o.clock_mhz > 0         ? ""
-                                                     : setup.sm_clock_mhz ? ", the file's median measured clock"
-                                                                          : ", its boost") : "",
+                                                     clock_source == "measured file" ? ", the file's median measured clock"
+                                                     : clock_source == "device boost" ? ", its boost"
+                                                                                      : "")
+                                       : "",
                              o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);
     if (!o.compile_options.empty() || !assumed.empty() || !o.nvrtc.empty())
