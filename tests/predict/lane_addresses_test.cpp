@@ -57,6 +57,43 @@ TEST(LaneAddresses, SharedWavefrontsCountBankConflicts)
     EXPECT_EQ(shared_wavefronts({16, 0}, {32, 1}, 16), 4);  // float4: 512 bytes, at least 4
 }
 
+TEST(LaneAddresses, OnTuringEachWayOfABankConflictReplaysTheWarpsTwoClockPass)
+{
+    // Blocks 16 wide over tile rows 46 words apart (unpadded) and 48 (padded): rows 0 and 1
+    // of the warp meet on banks 14 and 15, a 2-way conflict; padded they do not.
+    const BlockShape narrow{16, 2};
+    EXPECT_EQ(shared_wavefronts({4, 46 * 4}, narrow, 4), 2);
+    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 86), 2); // within GA10x's two clocks
+    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 75), 4); // two passes of two clocks
+    EXPECT_EQ(shared_access_wavefronts({4, 48 * 4}, narrow, 4, 75), 1); // conflict-free: the floor applies
+    EXPECT_EQ(shared_access_wavefronts({128, 0}, {32, 1}, 4, 75), 64);  // 32 ways
+    // A conflict-free float4 read moves its 512 bytes in 4 wavefronts on both.
+    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 75), 4);
+    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 86), 4);
+    // float4 lanes 8 words apart: each bank serves 8 words, 2 ways of 4 wavefronts; the
+    // replays cost what the wavefronts do.
+    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 75), 8);
+    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 86), 8);
+}
+
+// The PTX's .target decides: the same conflicted shared read costs twice the wavefronts in
+// code for sm_75 as in code for sm_86.
+TEST(LaneAddresses, ThePtxTargetSetsWhatASharedConflictCosts)
+{
+    const std::string body = "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n\tshl.b32 %r3, %r1, 2;\n"
+                             "\tmul.lo.s32 %r4, %r2, 184;\n\tadd.s32 %r5, %r3, %r4;\n\tld.shared.f32 %f1, [%r5];\n";
+    const auto module = [&](const std::string& target) {
+        return find_ptx_kernel(".version 8.0\n.target " + target + "\n.address_size 64\n\n"
+                               ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n" + body + "\tret;\n}\n", "k");
+    };
+    const PtxKernel turing = module("sm_75"), ampere = module("sm_86");
+    EXPECT_EQ(turing.target, 75);
+    EXPECT_EQ(ampere.target, 86);
+    EXPECT_EQ(module("sm_90a").target, 90);
+    EXPECT_DOUBLE_EQ(analyse_warp_work(turing, {}, BlockShape{16, 2}).shared_wavefronts, 4);
+    EXPECT_DOUBLE_EQ(analyse_warp_work(ampere, {}, BlockShape{16, 2}).shared_wavefronts, 2);
+}
+
 // The costs reach the warp's work: a transposed (strided) global read costs 8 times the
 // sectors of a coalesced one.
 TEST(LaneAddresses, WarpWorkCountsTheSectorsOfStridedAccesses)

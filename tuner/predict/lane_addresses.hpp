@@ -39,4 +39,14 @@ struct BlockShape {
 // least one per 128 bytes the warp moves.
 [[nodiscard]] int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes);
 
+// What a shared access costs the SM, in wavefronts, on an SM of this compute capability
+// (the time model charges each instruction at least the clocks its LD/ST units take for a
+// warp). Elsewhere the wavefronts. On Turing a bank conflict replays the warp's two-clock
+// pass once more per way: an RTX 2080 Ti runs the convolution's unpadded tiles, whose
+// lanes meet 2-way conflicts, 1.85 times as long as the padded ones, where an RTX 3090 runs
+// both alike (docs/prediction.md); a conflict-free wide access still moves its 128 bytes
+// a wavefront a clock, as shared-memory bandwidth tests of Turing measure.
+[[nodiscard]] int shared_access_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes,
+                                           int compute_capability);
+
 } // namespace autotune

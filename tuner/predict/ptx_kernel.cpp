@@ -133,17 +133,20 @@ std::vector<PtxKernel> parse_ptx_kernels(std::string_view ptx)
     int depth = 0;
     bool in_body = false;
     std::string statement; // statements end with ';' and may span lines
+    int target = 0;
     for (std::string line; std::getline(lines, line);) {
         if (const auto comment = line.find("//"); comment != std::string::npos)
             line.erase(comment);
         std::string_view text = trim(line);
         if (current == nullptr) {
+            if (text.starts_with(".target sm_")) // ".target sm_75", ".target sm_90a"
+                std::from_chars(text.data() + 11, text.data() + text.size(), target);
             const auto entry = text.find(".entry ");
             if (entry == std::string_view::npos)
                 continue;
             std::string_view name = trim(text.substr(entry + 7));
             name = name.substr(0, name.find_first_of("( \t"));
-            kernels.push_back({std::string(name), {}});
+            kernels.push_back({std::string(name), {}, target});
             current = &kernels.back();
             in_body = false;
             depth = 0;

@@ -61,6 +61,7 @@ using ParameterValues = std::vector<std::optional<std::int64_t>>;
 struct PtxKernel {
     std::string name;
     std::vector<PtxInstruction> body;
+    int target = 0; // the module's `.target` as a compute capability (75 for sm_75); 0 when it names none
 };
 
 // The entries (.entry) of a PTX module, each with its body. Function bodies (.func)

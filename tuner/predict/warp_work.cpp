@@ -392,7 +392,7 @@ private:
             InstructionCost c = cost_of(body_[i]);
             const int bytes = static_cast<int>(access_bytes(body_[i]));
             if (c.pipe == Pipe::shared) {
-                c.pipe_slots = shared_wavefronts(*lanes[i], block, bytes);
+                c.pipe_slots = shared_access_wavefronts(*lanes[i], block, bytes, kernel.target);
             } else if (c.pipe == Pipe::global) {
                 const int sectors = global_sectors(*lanes[i], block, bytes);
                 c.pipe_slots = std::max(1.0, std::ceil(sectors / 4.0));
