@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -20,27 +21,37 @@ struct UnrollMarkers {
     int shared_stores = 0;
     int multi_function = 0;
 
-    // The five counts, in the order above.
-    [[nodiscard]] std::array<int, 5> by_kind() const
+    // The five kinds, in the order above: every operation below goes through this list.
+    static constexpr std::array kinds{&UnrollMarkers::global_loads, &UnrollMarkers::global_stores,
+                                      &UnrollMarkers::shared_loads, &UnrollMarkers::shared_stores,
+                                      &UnrollMarkers::multi_function};
+
+    [[nodiscard]] std::array<int, kinds.size()> by_kind() const
     {
-        return {global_loads, global_stores, shared_loads, shared_stores, multi_function};
+        std::array<int, kinds.size()> counts{};
+        for (std::size_t k = 0; k < kinds.size(); ++k)
+            counts[k] = this->*kinds[k];
+        return counts;
     }
-    [[nodiscard]] int total() const { return global_loads + global_stores + shared_loads + shared_stores + multi_function; }
+    [[nodiscard]] int total() const
+    {
+        int sum = 0;
+        for (const int count : by_kind())
+            sum += count;
+        return sum;
+    }
     UnrollMarkers& operator+=(const UnrollMarkers& other)
     {
-        global_loads += other.global_loads;
-        global_stores += other.global_stores;
-        shared_loads += other.shared_loads;
-        shared_stores += other.shared_stores;
-        multi_function += other.multi_function;
+        for (const auto kind : kinds)
+            this->*kind += other.*kind;
         return *this;
     }
     // What lies between two running counts.
-    friend UnrollMarkers operator-(const UnrollMarkers& to, const UnrollMarkers& from)
+    friend UnrollMarkers operator-(UnrollMarkers to, const UnrollMarkers& from)
     {
-        return {to.global_loads - from.global_loads, to.global_stores - from.global_stores,
-                to.shared_loads - from.shared_loads, to.shared_stores - from.shared_stores,
-                to.multi_function - from.multi_function};
+        for (const auto kind : kinds)
+            to.*kind -= from.*kind;
+        return to;
     }
     bool operator==(const UnrollMarkers&) const = default;
 };
