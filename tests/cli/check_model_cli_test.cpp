@@ -349,6 +349,15 @@ TEST_F(CheckModelCli, PointsOfAKernelWithABarrierSayWhatBoundsEachOfItsPhases)
             ++expected[fmt::format("phases ({})", fmt::join(time.at("phase_bounds").get<std::vector<std::string>>(), ", "))];
     }
     EXPECT_EQ(grouped, expected);
+    // And by resident warps per scheduler, from each point's resident warps (4 schedulers).
+    std::map<std::string, std::size_t> by_warps, expected_by_warps;
+    for (const auto& [group, scale] : out.at("measured_over_predicted_by_warps_per_scheduler").items())
+        by_warps[group] = scale.at("points").get<std::size_t>();
+    for (const json& row : rows) {
+        const int per_scheduler = (row.at("resident_warps").get<int>() + 3) / 4;
+        ++expected_by_warps[per_scheduler <= 2 ? "1-2" : per_scheduler <= 4 ? "3-4" : per_scheduler <= 8 ? "5-8" : "9+"];
+    }
+    EXPECT_EQ(by_warps, expected_by_warps);
     for (const json& row : rows) {
         const json& time = row.at("predicted_time");
         ASSERT_TRUE(time.is_object()) << row.dump();

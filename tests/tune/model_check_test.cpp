@@ -253,6 +253,30 @@ TEST(ScoreModel, MeasuredOverPredictedIsAlsoGroupedByTheTermThatBoundsEachPoint)
     expect_scale(m.measured_over_predicted, 6, 3.5, 2.25, 4.75);
 }
 
+TEST(ScoreModel, MeasuredOverPredictedIsAlsoGroupedByResidentWarpsPerScheduler)
+{
+    // 4 schedulers an SM: 6 resident warps are 2 a scheduler, 7 and 16 are 2 and 4
+    // rounded up, 17 is 5, 64 is 16; one without an occupancy is in no group.
+    std::vector<CheckedPoint> points;
+    const std::pair<double, int> ratios[] = {{2, 6}, {4, 7}, {1.5, 16}, {1.2, 17}, {1.0, 64}, {9, 0}};
+    std::size_t rank = 0;
+    for (const auto& [ratio, warps] : ratios) {
+        points.push_back(ran(1e-3 * static_cast<double>(rank + 1), rank + 1, 0.5));
+        ++rank;
+        points.back().predicted_seconds = *points.back().measured / ratio;
+        if (warps > 0)
+            points.back().resident_warps = warps;
+    }
+    const ModelCheck m = score_model(points);
+    const auto& by = m.measured_over_predicted_by_warps_per_scheduler;
+    ASSERT_EQ(by.size(), 4u);
+    expect_scale(by.at("1-2"), 2, 3.0, 2.5, 3.5);
+    expect_scale(by.at("3-4"), 1, 1.5, 1.5, 1.5);
+    expect_scale(by.at("5-8"), 1, 1.2, 1.2, 1.2);
+    expect_scale(by.at("9+"), 1, 1.0, 1.0, 1.0);
+    EXPECT_EQ(m.measured_over_predicted->points, 6u);
+}
+
 TEST(ScoreModel, AnEvenFactorBetweenMeasuredAndPredictedMovesNoRankingScore)
 {
     std::vector<CheckedPoint> points;

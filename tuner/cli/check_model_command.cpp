@@ -80,6 +80,7 @@ void write_points(const std::filesystem::path& path, const MeasuredJoin& join, c
                         {"predicted_failure", c.predicted_failure.empty() ? json(nullptr) : json(c.predicted_failure)},
                         {"predicted_rank", c.predicted_rank > 0 ? json(c.predicted_rank) : json(nullptr)},
                         {"occupancy", optional_json(c.occupancy)},
+                        {"resident_warps", c.resident_warps ? json(*c.resident_warps) : json(nullptr)},
                         {"registers", c.registers ? json(*c.registers) : json(nullptr)},
                         {"predicted_time", predicted_time}});
     }
@@ -284,10 +285,15 @@ int check_model(const CheckOptions& o)
                          : json(nullptr);
         };
         out["measured_over_predicted"] = scale_json(check.measured_over_predicted);
-        json by_bound = json::object();
-        for (const auto& [bound, scale] : check.measured_over_predicted_by_bound)
-            by_bound[bound] = scale_json(scale);
-        out["measured_over_predicted_by_bound"] = by_bound;
+        const auto groups_json = [&](const std::map<std::string, TimeScale>& groups) {
+            json by = json::object();
+            for (const auto& [group, scale] : groups)
+                by[group] = scale_json(scale);
+            return by;
+        };
+        out["measured_over_predicted_by_bound"] = groups_json(check.measured_over_predicted_by_bound);
+        out["measured_over_predicted_by_warps_per_scheduler"] =
+            groups_json(check.measured_over_predicted_by_warps_per_scheduler);
         out["instructions_counted_over_predicted"] = scale_json(check.instructions_counted_over_predicted);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
@@ -325,17 +331,22 @@ int check_model(const CheckOptions& o)
     if (const auto& scale = check.measured_over_predicted)
         std::cout << fmt::format("\nmeasured / predicted time: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points)\n",
                                  scale->median, scale->lower_quartile, scale->upper_quartile, scale->points);
-    // Where it is off, by what the model says bounds the time: the most common bound first.
-    if (check.measured_over_predicted_by_bound.size() > 1) {
-        std::vector<std::pair<std::string, TimeScale>> groups(check.measured_over_predicted_by_bound.begin(),
-                                                              check.measured_over_predicted_by_bound.end());
-        std::stable_sort(groups.begin(), groups.end(),
-                         [](const auto& a, const auto& b) { return a.second.points > b.second.points; });
+    // Where it is off: by what the model says bounds the time (the most common bound first),
+    // and by how many warps each scheduler holds (fewest first).
+    const auto groups_line = [](const std::string& label, const std::map<std::string, TimeScale>& by, bool most_first) {
+        if (by.size() < 2)
+            return;
+        std::vector<std::pair<std::string, TimeScale>> groups(by.begin(), by.end());
+        if (most_first)
+            std::stable_sort(groups.begin(), groups.end(),
+                             [](const auto& a, const auto& b) { return a.second.points > b.second.points; });
         std::vector<std::string> parts;
-        for (const auto& [bound, scale] : groups)
-            parts.push_back(fmt::format("{} {:.2f} ({})", bound, scale.median, scale.points));
-        std::cout << fmt::format("  by the term that bounds it: {}\n", fmt::join(parts, ", "));
-    }
+        for (const auto& [name, scale] : groups)
+            parts.push_back(fmt::format("{} {:.2f} ({})", name, scale.median, scale.points));
+        std::cout << fmt::format("  by {}: {}\n", label, fmt::join(parts, ", "));
+    };
+    groups_line("the term that bounds it", check.measured_over_predicted_by_bound, true);
+    groups_line("resident warps per scheduler", check.measured_over_predicted_by_warps_per_scheduler, false);
     // The issue term's count apart from the time, where the file carries a profiler's count.
     if (const auto& counted = check.instructions_counted_over_predicted)
         std::cout << fmt::format("counted / predicted warp instructions: median {:.2f}, quartiles {:.2f}-{:.2f} ({} "

@@ -135,8 +135,10 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
         c.threads = static_cast<int>(join.variants[i].block.volume());
         if (compiled.status == CompileStatus::ok)
             c.registers = compiled.resources.registers;
-        if (predicted.prediction)
+        if (predicted.prediction) {
             c.occupancy = predicted.prediction->occupancy.fraction;
+            c.resident_warps = predicted.prediction->occupancy.active_warps;
+        }
         if (ranked && ranked->predicted)
             c.predicted_rank = ranked->predicted_rank;
         if (ranked && ranked->predicted_time) {
@@ -261,12 +263,13 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
     m.random = scores_of({all}, ran.size(), optimum, std::nullopt);
     m.random.spearman = 0.0;
 
-    // Of the points the model ranks: a predicted failure's time predicts nothing.
-    const auto scale = [&](auto counted, auto predicted, const std::string& bound = {}) -> std::optional<TimeScale> {
+    // Of the points the model ranks: a predicted failure's time predicts nothing. `group`
+    // (a point's group name, empty for none) and `only` keep the points of one group.
+    const auto scale = [&](auto counted, auto predicted, auto group, const std::string& only) -> std::optional<TimeScale> {
         std::vector<double> ratios;
         for (const std::size_t p : by_rank)
             if (const auto c = counted(points[p]), q = predicted(points[p]);
-                c && q && *q > 0 && (bound.empty() || points[p].predicted_bound == bound))
+                c && q && *q > 0 && (only.empty() || group(points[p]) == only))
                 ratios.push_back(*c / *q);
         if (ratios.empty())
             return std::nullopt;
@@ -276,16 +279,28 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
                          .upper_quartile = percentile(ratios, 0.75),
                          .points = ratios.size()};
     };
-    m.measured_over_predicted = scale([](const CheckedPoint& c) { return c.measured; },
-                                      [](const CheckedPoint& c) { return c.predicted_seconds; });
+    const auto measured = [](const CheckedPoint& c) { return c.measured; };
+    const auto predicted_seconds = [](const CheckedPoint& c) { return c.predicted_seconds; };
+    const auto everyone = [](const CheckedPoint&) { return std::string(); };
+    m.measured_over_predicted = scale(measured, predicted_seconds, everyone, {});
     m.instructions_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_instructions; },
-                                                  [](const CheckedPoint& c) { return c.predicted_instructions; });
-    for (const std::size_t p : by_rank)
-        if (const std::string& bound = points[p].predicted_bound;
-            !bound.empty() && !m.measured_over_predicted_by_bound.contains(bound))
-            if (const auto by_bound = scale([](const CheckedPoint& c) { return c.measured; },
-                                            [](const CheckedPoint& c) { return c.predicted_seconds; }, bound))
-                m.measured_over_predicted_by_bound.emplace(bound, *by_bound);
+                                                  [](const CheckedPoint& c) { return c.predicted_instructions; },
+                                                  everyone, {});
+    const auto by_group = [&](auto group) {
+        std::map<std::string, TimeScale> out;
+        for (const std::size_t p : by_rank)
+            if (const std::string name = group(points[p]); !name.empty() && !out.contains(name))
+                if (const auto s = scale(measured, predicted_seconds, group, name))
+                    out.emplace(name, *s);
+        return out;
+    };
+    m.measured_over_predicted_by_bound = by_group([](const CheckedPoint& c) { return c.predicted_bound; });
+    m.measured_over_predicted_by_warps_per_scheduler = by_group([](const CheckedPoint& c) {
+        if (!c.resident_warps || *c.resident_warps <= 0)
+            return std::string();
+        const int per_scheduler = (*c.resident_warps + 3) / 4; // 4 schedulers an SM, sm_70 on
+        return std::string(per_scheduler <= 2 ? "1-2" : per_scheduler <= 4 ? "3-4" : per_scheduler <= 8 ? "5-8" : "9+");
+    });
     return m;
 }
 

@@ -61,6 +61,7 @@ struct CheckedPoint {
     std::string predicted_failure;             // why the pipeline predicts it fails; empty: predicted to run
     std::size_t predicted_rank = 0;            // 1-based in the model's order; 0: none
     std::optional<double> occupancy;           // predicted occupancy fraction, where predicted
+    std::optional<int> resident_warps;         // per SM, where predicted (occupancy's active warps)
     std::optional<int> registers;              // where it compiled
     int threads = 0;                           // per block; 0: not joined to a variant
     std::optional<double> predicted_seconds;   // the model's time, where it predicted one
@@ -109,6 +110,9 @@ struct ModelCheck {
     // measured_over_predicted of the points each term bounds: where the model is off, by what
     // it says limits the time.
     std::map<std::string, TimeScale> measured_over_predicted_by_bound;
+    // ... and of the points with as many resident warps per scheduler ("1-2", "3-4", "5-8",
+    // "9+"; an SM has 4): how well the model's latency hiding holds as warps get few.
+    std::map<std::string, TimeScale> measured_over_predicted_by_warps_per_scheduler;
     std::vector<std::size_t> misses;           // the failures_only_predicted points
     std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
