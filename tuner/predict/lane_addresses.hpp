@@ -44,8 +44,8 @@ struct BlockShape {
 // warp). Elsewhere the wavefronts. On Turing a bank conflict replays the warp's two-clock
 // pass once more per way: an RTX 2080 Ti runs the convolution's unpadded tiles, whose
 // lanes meet 2-way conflicts, 1.85 times as long as the padded ones, where an RTX 3090 runs
-// both alike (docs/prediction.md); a conflict-free wide access still moves its 128 bytes
-// a wavefront a clock, as shared-memory bandwidth tests of Turing measure.
+// both alike (docs/prediction.md). A conflict-free access costs what it did (the bandwidth
+// microbenchmarks of Turing, conflict-free by design, say nothing against the rule).
 [[nodiscard]] int shared_access_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes,
                                            int compute_capability);
 
