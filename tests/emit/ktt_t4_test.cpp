@@ -134,4 +134,18 @@ TEST(KttT4, AnUnknownTimeUnitOrAMissingObjectiveIsNamed)
                     testing::AllOf(HasSubstr("b.json"), HasSubstr("results[1]"), HasSubstr("\"energy\""))));
 }
 
+// Found by the kt_cache fuzz target: an invalidity or a measurement's name that is not a
+// string threw nlohmann's type_error out of the reader. Neither says anything: the record
+// is read by its measurements, as one without them.
+TEST(KttT4, AnInvalidityOrANameThatIsNotAStringSaysNothing)
+{
+    const test::TempDir dir;
+    json document = ktt_document();
+    document["results"][0]["invalidity"] = json::array({1, 2});
+    document["results"][1]["measurements"].push_back({{"name", 7}, {"value", 1.0}});
+    const MeasuredFile file = read_measured_file(write(dir, "odd.json", document));
+    EXPECT_EQ(file.configurations.size(), document["results"].size());
+    EXPECT_TRUE(file.configurations.front().seconds.has_value()) << "timed, and no string says it failed";
+}
+
 } // namespace

@@ -186,9 +186,9 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
                 : "time";
         const json measurements = r.value("measurements", json::array());
         const auto time = std::find_if(measurements.begin(), measurements.end(), [&](const json& m) {
-            return m.is_object() && m.value("name", "") == objective;
+            return string_field(m, "name") == objective;
         });
-        const std::string invalidity = r.value("invalidity", "");
+        const std::string invalidity = string_field(r, "invalidity"); // anything but a string says nothing
         // KTT records a failed configuration's duration as a number: the invalidity decides,
         // and a failure needs no measurement.
         const bool failed = !invalidity.empty() && invalidity != "correct";
@@ -208,7 +208,7 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
             }
             entry["time"] = value.get<double>() * scale;
             const auto counted = std::find_if(measurements.begin(), measurements.end(), [](const json& m) {
-                return m.is_object() && m.value("name", "") == "smsp__inst_executed.sum" && m.contains("value") &&
+                return string_field(m, "name") == "smsp__inst_executed.sum" && m.contains("value") &&
                        m.at("value").is_number();
             });
             if (counted != measurements.end())
