@@ -436,6 +436,46 @@ TEST_F(CheckModelCli, AClockPredictsTheSmsWorkAtThatClockAndTheMemoryAsBefore)
               boost.at("measured_over_predicted").at("median").get<double>());
 }
 
+// Kernel Tuner's NVML observer records the clock each configuration ran at (core_freq; an
+// energy-tuning space sets it, nvml_gr_clock): each is predicted at its own, the JSON's
+// clock_mhz is their median.
+TEST_F(CheckModelCli, EachConfigurationIsPredictedAtTheClockItRanAt)
+{
+    const auto spec = (test::data_dir() / "check_model" / "heavy_blocks.toml").string();
+    json cache = kt_cache({"BLOCK", "WIDTH"}, {{{128, 8}, 1.0}, {{1024, 8}, 0.8}});
+    const auto plain = write("plain.json", cache);
+    cache["cache"]["128,8"]["core_freq"] = 705.0;   // held at half the A100's boost
+    cache["cache"]["1024,8"]["core_freq"] = 1410.0; // at its boost
+    const auto clocked = write("clocked.json", cache);
+    const auto predicted = [&](const std::filesystem::path& file, json& out) {
+        const auto points_path = dir.path() / "points.json";
+        const auto r = run(fmt::format("{} --measured {} --arch sm_80 --device a100-sxm-80gb --json --points {}", spec,
+                                       file.string(), points_path.string()));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        out = r.exit_code == 0 ? json::parse(r.out) : json::object();
+        std::ifstream in(points_path);
+        return r.exit_code == 0 ? json::parse(in) : json::array();
+    };
+    json at_boost, at_own;
+    const json boost_points = predicted(plain, at_boost), own_points = predicted(clocked, at_own);
+    EXPECT_FALSE(at_boost.value("clock_per_configuration", true));
+    EXPECT_TRUE(at_own.value("clock_per_configuration", false));
+    EXPECT_EQ(at_own.value("clock_mhz", 0.0), (705.0 + 1410.0) / 2);
+    EXPECT_EQ(at_own.value("clock_source", std::string()), "measured file");
+    ASSERT_EQ(boost_points.size(), 2u);
+    ASSERT_EQ(own_points.size(), 2u);
+    for (std::size_t p = 0; p < 2; ++p) {
+        ASSERT_EQ(boost_points[p].at("params"), own_points[p].at("params"));
+        const bool halved = boost_points[p].at("params").at("BLOCK") == 128;
+        const json& fast = boost_points[p].at("predicted_time").at("terms");
+        const json& own = own_points[p].at("predicted_time").at("terms");
+        for (const auto& [name, seconds] : fast.items()) {
+            const double expected = halved && name != "dram" ? 2 * seconds.get<double>() : seconds.get<double>();
+            EXPECT_NEAR(own.at(name).get<double>(), expected, 1e-9 * expected) << name << " BLOCK " << (halved ? 128 : 1024);
+        }
+    }
+}
+
 // autotune's own results record the clock each measurement held: without --clock the
 // prediction is at their median, with it at the one given.
 TEST_F(CheckModelCli, AResultsFilesRecordedClockIsTheOneThePredictionIsAt)

@@ -187,6 +187,12 @@ int check_model(const CheckOptions& o)
     } catch (const std::invalid_argument& e) { // KtCacheError, ModelCheckError, a bad results file
         throw UsageError(one_line(e.what()));
     }
+    // Each configuration at the clock it ran at, where the file says (a GPU that throttles,
+    // an energy-tuning space whose nvml_gr_clock is a parameter), unless --clock names one.
+    if (o.clock_mhz <= 0 && setup.roofline_device)
+        for (std::size_t p = 0; p < join.points.size(); ++p)
+            if (join.point_variant[p] != static_cast<std::size_t>(-1) && join.points[p].sm_clock_mhz)
+                setup.variant_clock_mhz[join.variants[join.point_variant[p]].index] = *join.points[p].sm_clock_mhz;
 
     setup.selection = SpaceSelection::full;
     setup.compile.jobs = o.jobs;
@@ -257,6 +263,7 @@ int check_model(const CheckOptions& o)
                  {"device_source", source_json(device_source)},
                  {"clock_mhz", optional_json(clock_mhz)},
                  {"clock_source", source_json(clock_source)},
+                 {"clock_per_configuration", !setup.variant_clock_mhz.empty()},
                  {"problem", problems.front().to_string()},
                  {"sample", o.sample > 0 ? json(o.sample) : json(nullptr)},
                  {"seed", o.seed},
@@ -303,9 +310,11 @@ int check_model(const CheckOptions& o)
     std::cout << fmt::format("check-model: {} for {} ({}{}) against {} ({}{}): {} points, {} ran\n", spec.name,
                              setup.arch.name(), device,
                              clock_mhz ? fmt::format(" at {:g} MHz{}", *clock_mhz,
-                                                     clock_source == "measured file" ? ", the file's median measured clock"
-                                                     : clock_source == "device boost" ? ", its boost"
-                                                                                      : "")
+                                                     clock_source == "device boost" ? ", its boost"
+                                                     : clock_source != "measured file" ? ""
+                                                     : setup.variant_clock_mhz.empty()
+                                                         ? ", the file's median measured clock"
+                                                         : ", the file's median; each configuration at its own")
                                        : "",
                              o.measured, measured.format,
                              measured.device.empty() ? "" : ", " + measured.device, check.points, check.ran);

@@ -18,6 +18,14 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// A clock a record states: a positive, finite number of MHz; none otherwise.
+std::optional<double> stated_clock(const json& value)
+{
+    if (value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0)
+        return value.get<double>();
+    return std::nullopt;
+}
+
 MeasuredFile kt_cache_measurements(const json& document, const std::string& path)
 {
     const KtCache cache = kt_cache_entries(document, path);
@@ -40,6 +48,10 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
         if (const json counted = entry.value(counted_instructions_key, json()); counted.is_number() &&
                                                                                 counted.get<double>() > 0)
             c.counted_instructions = counted.get<double>();
+        // The clock NVML saw while it ran, else the one the configuration set.
+        c.sm_clock_mhz = stated_clock(entry.value("core_freq", json()));
+        if (!c.sm_clock_mhz)
+            c.sm_clock_mhz = stated_clock(params.value("nvml_gr_clock", json()));
         out.configurations.push_back(std::move(c));
     }
     return out;
@@ -53,7 +65,6 @@ MeasuredFile results_measurements(const json& document, const std::string& path,
     out.format = "autotune results";
     if (document.contains("device") && document.at("device").is_object() && document.at("device").contains("name"))
         out.device = document.at("device").at("name").get<std::string>();
-    std::vector<double> clocks;
     for (const json& v : view.at("variants")) {
         if (out.parameters.empty())
             for (const auto& [name, value] : v.at("params").items())
@@ -68,14 +79,9 @@ MeasuredFile results_measurements(const json& document, const std::string& path,
             ++out.not_measured;
             continue;
         }
-        if (const json clock = c.seconds ? v.at("measurement").value("sm_clock_mhz", json()) : json();
-            clock.is_number() && clock.get<double>() > 0)
-            clocks.push_back(clock.get<double>());
+        if (c.seconds)
+            c.sm_clock_mhz = stated_clock(v.at("measurement").value("sm_clock_mhz", json()));
         out.configurations.push_back(std::move(c));
-    }
-    if (!clocks.empty()) {
-        std::ranges::sort(clocks);
-        out.sm_clock_mhz = percentile(clocks, 0.5);
     }
     return out;
 }
@@ -101,6 +107,14 @@ MeasuredFile read_measured_file(const std::filesystem::path& file, const std::st
     document = as_kt_cache(std::move(document), file); // as import reads it
     MeasuredFile out = is_kt_cache(document) ? kt_cache_measurements(document, path) : results_measurements(document, path, problem);
     out.kernel_tuner = kernel_tuner;
+    std::vector<double> clocks; // of the configurations that ran
+    for (const auto& c : out.configurations)
+        if (c.seconds && c.sm_clock_mhz)
+            clocks.push_back(*c.sm_clock_mhz);
+    if (!clocks.empty()) {
+        std::ranges::sort(clocks);
+        out.sm_clock_mhz = percentile(clocks, 0.5);
+    }
     if (t4)
         out.format = tuner.empty() ? "T4" : tuner + "'s T4";
     for (const auto& c : out.configurations)

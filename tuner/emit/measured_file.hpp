@@ -27,6 +27,10 @@ struct MeasuredConfiguration {
     // Warp instructions a profiler counted for it, where the file records them (KTT's T4:
     // Nsight Compute's smsp__inst_executed.sum).
     std::optional<double> counted_instructions;
+    // The SM clock it ran at, MHz, where the file records one: autotune's sm_clock_mhz,
+    // Kernel Tuner's core_freq (its NVML observer's) or else its nvml_gr_clock (the clock
+    // the configuration set, a tuning parameter of energy tuning).
+    std::optional<double> sm_clock_mhz;
 };
 
 struct MeasuredFile {
@@ -35,8 +39,8 @@ struct MeasuredFile {
     std::vector<MeasuredConfiguration> configurations; // the file's order (a cache's: by index)
     std::size_t not_measured = 0;           // records with neither a time nor a failure
     std::string device;                     // as the file names it; empty when it does not
-    // The median SM clock the file's measurements record (autotune's results do, per
-    // measurement); none where it records none.
+    // The median SM clock the file's measurements record (per configuration, above); none
+    // where it records none.
     std::optional<double> sm_clock_mhz;
     // Measured by Kernel Tuner: a cache, a T4 document neither autotune nor another named
     // tuner (KTT) measured, a results file imported from a cache. Its binaries were compiled as Kernel Tuner compiles.

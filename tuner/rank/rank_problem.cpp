@@ -204,7 +204,7 @@ ProblemRanking rank_facts(const std::vector<RankFacts>& facts, double flops, dou
             shape.threads_per_block = static_cast<int>(f.threads_per_block);
             shape.blocks_per_sm = f.occupancy.blocks_per_sm;
             shape.sms = sms;
-            shape.clock_mhz = ceilings ? ceilings->clock_mhz : 1000;
+            shape.clock_mhz = f.clock_mhz && ceilings ? *f.clock_mhz : ceilings ? ceilings->clock_mhz : 1000;
             shape.bandwidth_gbs = ceilings ? ceilings->bandwidth_gbs : 0;
             shape.dram_bytes = bytes;
             shape.stack_bytes_per_thread = f.resources.stack_frame;

@@ -54,6 +54,10 @@ struct RankFacts {
     double arithmetic_share = 0;
     std::optional<WarpWork> warp_work;    // from the PTX; none where the PTX did not show the kernel
     std::optional<MeasuredTime> measured; // verified and timed
+    // The SM clock to predict this variant at, where it is not the ceilings' (a measured
+    // file records the clock each configuration ran at, or tuned it: Kernel Tuner's
+    // nvml_gr_clock).
+    std::optional<double> clock_mhz;
 };
 
 // With the spec and problem, each variant's scalar kernel parameters are known to the time

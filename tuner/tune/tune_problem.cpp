@@ -87,9 +87,14 @@ ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const Tu
     if (ceilings && setup.sm_clock_mhz)
         ceilings = at_clock(*ceilings, *setup.sm_clock_mhz);
     const ProblemWork work = problem_work(spec, problem, run.variants);
-    return rank_facts(run.facts, work.flops, work.bytes, ceilings,
-                      run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0,
-                      setup.arch.number());
+    const int sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
+    if (setup.variant_clock_mhz.empty())
+        return rank_facts(run.facts, work.flops, work.bytes, ceilings, sms, setup.arch.number());
+    std::vector<RankFacts> facts = run.facts; // a copy only where some variant has a clock of its own
+    for (std::size_t i = 0; i < facts.size(); ++i)
+        if (const auto clock = setup.variant_clock_mhz.find(run.variants[i].index); clock != setup.variant_clock_mhz.end())
+            facts[i].clock_mhz = clock->second;
+    return rank_facts(facts, work.flops, work.bytes, ceilings, sms, setup.arch.number());
 }
 
 // The three best configurations that differ in more than their register policy.

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -45,6 +46,7 @@ struct TuneSetup {
     const DeviceSpec* roofline_device = nullptr; // whose datasheet ceilings apply
     bool roofline_device_named = false;
     std::optional<double> sm_clock_mhz; // predict at this SM clock, not the ceilings' (a GPU held at its base clock)
+    std::map<std::size_t, double> variant_clock_mhz; // by variant index: predict these at their own clock
     SpaceSelection selection = SpaceSelection::default_space;
     CompileSettings compile;
     std::vector<std::string> compile_options_added;            // --compile-option: the spec's end with them
