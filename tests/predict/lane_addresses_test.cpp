@@ -1,6 +1,7 @@
 // How a warp's lanes address memory: the affine thread-index part followed through the
 // PTX, and what it costs: sectors for global accesses, wavefronts for shared bank conflicts.
 #include "predict/lane_addresses.hpp"
+#include "predict/time_model.hpp"
 #include "predict/warp_work.hpp"
 
 #include <gtest/gtest.h>
@@ -61,19 +62,23 @@ TEST(LaneAddresses, OnTuringEachWayOfABankConflictReplaysTheWarpsTwoClockPass)
 {
     // Blocks 16 wide over tile rows 46 words apart (unpadded) and 48 (padded): rows 0 and 1
     // of the warp meet on banks 14 and 15, a 2-way conflict; padded they do not.
+    // Turing replays a pass of 2 clocks (pipe_rates(75)); GA10x does not replay.
+    ASSERT_TRUE(pipe_rates(75).shared_conflicts_replay);
+    ASSERT_EQ(pipe_rates(75).lsu_clocks_per_access, 2);
+    ASSERT_FALSE(pipe_rates(86).shared_conflicts_replay);
     const BlockShape narrow{16, 2};
     EXPECT_EQ(shared_wavefronts({4, 46 * 4}, narrow, 4), 2);
-    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 86), 2); // within GA10x's two clocks
-    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 75), 4); // two passes of two clocks
-    EXPECT_EQ(shared_access_wavefronts({4, 48 * 4}, narrow, 4, 75), 1); // conflict-free: the floor applies
-    EXPECT_EQ(shared_access_wavefronts({128, 0}, {32, 1}, 4, 75), 64);  // 32 ways
+    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 0), 2); // within GA10x's two clocks
+    EXPECT_EQ(shared_access_wavefronts({4, 46 * 4}, narrow, 4, 2), 4); // two passes of two clocks
+    EXPECT_EQ(shared_access_wavefronts({4, 48 * 4}, narrow, 4, 2), 1); // conflict-free: the floor applies
+    EXPECT_EQ(shared_access_wavefronts({128, 0}, {32, 1}, 4, 2), 64);  // 32 ways
     // A conflict-free float4 read moves its 512 bytes in 4 wavefronts on both.
-    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 75), 4);
-    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 86), 4);
+    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 2), 4);
+    EXPECT_EQ(shared_access_wavefronts({16, 0}, {32, 1}, 16, 0), 4);
     // float4 lanes 8 words apart: each bank serves 8 words, 2 ways of 4 wavefronts; the
     // replays cost what the wavefronts do.
-    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 75), 8);
-    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 86), 8);
+    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 2), 8);
+    EXPECT_EQ(shared_access_wavefronts({32, 0}, {32, 1}, 16, 0), 8);
 }
 
 // The PTX's .target decides: the same conflicted shared read costs twice the wavefronts in

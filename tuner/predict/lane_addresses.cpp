@@ -174,16 +174,15 @@ int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int by
     return static_cast<int>(std::max<std::int64_t>(static_cast<std::int64_t>(most), (moved + 127) / 128));
 }
 
-int shared_access_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes, int compute_capability)
+int shared_access_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes, int replay_pass_clocks)
 {
     const int wavefronts = shared_wavefronts(address, shape, bytes);
-    if (compute_capability != 75)
+    if (replay_pass_clocks <= 0)
         return wavefronts;
     const std::int64_t lanes = std::min<std::int64_t>(32, std::max<std::int64_t>(1, shape.x * shape.y));
     const int conflict_free = static_cast<int>(std::max<std::int64_t>(1, (lanes * std::max(bytes, 4) + 127) / 128));
     const int ways = (wavefronts + conflict_free - 1) / conflict_free;
-    constexpr int turing_clocks_per_pass = 2; // 32 lanes over 16 LD/ST units
-    return ways == 1 ? wavefronts : ways * std::max(conflict_free, turing_clocks_per_pass);
+    return ways == 1 ? wavefronts : ways * std::max(conflict_free, replay_pass_clocks);
 }
 
 } // namespace autotune

@@ -39,14 +39,13 @@ struct BlockShape {
 // least one per 128 bytes the warp moves.
 [[nodiscard]] int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes);
 
-// What a shared access costs the SM, in wavefronts, on an SM of this compute capability
-// (the time model charges each instruction at least the clocks its LD/ST units take for a
-// warp). Elsewhere the wavefronts. On Turing a bank conflict replays the warp's two-clock
-// pass once more per way: an RTX 2080 Ti runs the convolution's unpadded tiles, whose
-// lanes meet 2-way conflicts, 1.85 times as long as the padded ones, where an RTX 3090 runs
-// both alike (docs/prediction.md). A conflict-free access costs what it did (the bandwidth
-// microbenchmarks of Turing, conflict-free by design, say nothing against the rule).
+// What a shared access costs the SM, in wavefronts (the time model charges each
+// instruction at least the clocks its LD/ST units take for a warp). `replay_pass_clocks`
+// 0: the wavefronts. Otherwise (Turing: PipeRates::shared_conflicts_replay) a bank conflict
+// replays the warp's pass of that many clocks once more per way; a conflict-free access
+// costs its wavefronts all the same (the bandwidth microbenchmarks of Turing, conflict-free
+// by design, say nothing against the rule).
 [[nodiscard]] int shared_access_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes,
-                                           int compute_capability);
+                                           int replay_pass_clocks);
 
 } // namespace autotune

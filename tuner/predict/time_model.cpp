@@ -26,6 +26,10 @@ PipeRates pipe_rates(int cc)
     // an SM) on GV100, GA100 and GH100; 4 per partition (16) on Turing TU10x, GA10x and
     // AD10x, where a 32-lane access takes two clocks even without bank conflicts.
     r.lsu_clocks_per_access = (cc == 75 || cc == 86 || cc == 87 || cc == 89) ? 2 : 1;
+    // An RTX 2080 Ti runs the convolution's unpadded tiles, whose lanes meet 2-way bank
+    // conflicts, 1.85 times as long as the padded ones; an RTX 3090 runs both alike
+    // (docs/prediction.md). Conflict-free accesses cost what they did.
+    r.shared_conflicts_replay = cc == 75;
     // Unified L1/shared per SM, from each architecture's tuning guide: 128 KB on Volta,
     // GA10x, AD10x and consumer Blackwell; 96 KB on Turing; 192 KB on GA100 and Orin; 256 KB
     // on Hopper and Blackwell data-centre parts.

@@ -45,6 +45,9 @@ struct PipeRates {
     // Clocks the SM's load/store units take for one warp-wide shared or global access
     // (32 lanes over its LD/ST units), however few wavefronts it moves.
     double lsu_clocks_per_access = 1;
+    // Whether a shared-memory bank conflict replays the warp's access (each further way
+    // another pass of lsu_clocks_per_access) rather than adding a wavefront: Turing's.
+    bool shared_conflicts_replay = false;
     // The SM's unified L1 data cache and shared memory, bytes (the architecture tuning guides).
     double l1_bytes = 128 * 1024;
     // Load latencies, cycles: an L1 hit, an L2 hit, DRAM (typical of published

@@ -1,5 +1,7 @@
 #include "predict/warp_work.hpp"
 
+#include "predict/time_model.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -385,6 +387,9 @@ private:
     {
         using Pipe = InstructionCost::Pipe;
         const auto lanes = lane_addresses(kernel);
+        // The architecture the PTX is for decides what a shared conflict costs.
+        const PipeRates rates = pipe_rates(kernel.target);
+        const int replay_pass_clocks = rates.shared_conflicts_replay ? static_cast<int>(rates.lsu_clocks_per_access) : 0;
         costs_.resize(body_.size());
         for (std::size_t i = 0; i < body_.size(); ++i) {
             if (!lanes[i])
@@ -392,7 +397,7 @@ private:
             InstructionCost c = cost_of(body_[i]);
             const int bytes = static_cast<int>(access_bytes(body_[i]));
             if (c.pipe == Pipe::shared) {
-                c.pipe_slots = shared_access_wavefronts(*lanes[i], block, bytes, kernel.target);
+                c.pipe_slots = shared_access_wavefronts(*lanes[i], block, bytes, replay_pass_clocks);
             } else if (c.pipe == Pipe::global) {
                 const int sectors = global_sectors(*lanes[i], block, bytes);
                 c.pipe_slots = std::max(1.0, std::ceil(sectors / 4.0));
