@@ -580,6 +580,9 @@ TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
     const auto good = write("copy.json", kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6})));
     const auto other = write("pnpoly.json", kt_cache({"block_size_x", "tile_size", "between_method", "use_method"},
                                                      {{{256, 1, 0, 0}, 1.0}}));
+    json hot = kt_cache(copy_names, copy_entries({1, 2, 3, 4, 5, 6}));
+    hot["cache"].begin().value()["core_freq"] = 1e6; // no GPU's clock
+    const auto hot_path = write("hot.json", hot);
     const std::vector<std::pair<std::string, std::string>> cases{
         {fmt::format("{} --measured {} --arch sm_80", copy_spec(), (dir.path() / "absent.json").string()), "not found"},
         {fmt::format("{} --measured {} --arch sm_80", copy_spec(), other.string()), "has a parameter BLOCK that"},
@@ -592,6 +595,8 @@ TEST_F(CheckModelCli, BadInputIsOneLineAndExitTwo)
         {fmt::format("{} --measured {} --arch sm_80 --clock 0", copy_spec(), good.string()), "--clock 0"},
         {fmt::format("{} --measured {} --arch sm_87 --clock 900", copy_spec(), good.string()),
          "--clock 900: the device table has no device of sm_87"},
+        {fmt::format("{} --measured {} --arch sm_80", copy_spec(), hot_path.string()),
+         "records a clock of 1000000.0 MHz in core_freq"},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

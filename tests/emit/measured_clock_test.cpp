@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <fstream>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
 #include <optional>
@@ -52,6 +53,27 @@ TEST(MeasuredClock, AKernelTunerEntrysObservedClockElseTheClockItSet)
     // The file's clock: the median of the three that ran (960, 1530, 1739.7).
     ASSERT_TRUE(file.sm_clock_mhz.has_value());
     EXPECT_EQ(*file.sm_clock_mhz, 1530.0);
+}
+
+TEST(MeasuredClock, AClockNoGpuRunsAtIsRefusedNamingTheRecordAndAZeroIsNone)
+{
+    const test::TempDir dir;
+    const auto read_with = [&](const json& core_freq) {
+        json document = energy_cache();
+        document["cache"]["1024,960"]["core_freq"] = core_freq;
+        const auto path = dir.path() / "clock.json";
+        std::ofstream(path) << document.dump();
+        return read_measured_file(path);
+    };
+    for (const json& bad : {json(-5), json(20000), json("fast")})
+        EXPECT_THAT([&] { (void)read_with(bad); },
+                    testing::ThrowsMessage<std::invalid_argument>(testing::AllOf(
+                        testing::HasSubstr("clock.json"), testing::HasSubstr("core_freq"), testing::HasSubstr(bad.dump()))))
+            << bad.dump();
+    // 0 is what autotune writes where it read no clock: the configuration set one, 960.
+    for (const auto& c : read_with(0).configurations)
+        if (c.params.at("nvml_gr_clock") == 960)
+            EXPECT_EQ(c.sm_clock_mhz, 960.0);
 }
 
 TEST(MeasuredClock, ACacheThatRecordsNoClockHasNone)

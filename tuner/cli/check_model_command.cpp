@@ -420,8 +420,9 @@ int check_model_command(const Arguments& args)
                      "measured / predicted (a GPU held below the table's boost clock, as a profiler holds it,\n"
                      "is slower evenly where the SMs bound the time: --clock MHZ predicts at its clock), and the\n"
                      "same for the points each term of the model bounds (where it is off, by what it says limits\n"
-                     "the time); where the file counted each one's warp instructions (KTT's T4: Nsight\n"
-                     "Compute's smsp__inst_executed.sum), counted / predicted the same way.\n"
+                     "the time) and by resident warps per scheduler; where the file counted each one's warp\n"
+                     "instructions (KTT's T4: Nsight Compute's smsp__inst_executed.sum), counted / predicted\n"
+                     "the same way.\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"
@@ -432,7 +433,8 @@ int check_model_command(const Arguments& args)
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
         ("clock", ranged_value(&o.clock_mhz, {.least = 0, .most = 10000, .least_excluded = true}),
          "MHZ: predict at this SM clock, the one the GPU held while measured (a profiler locks it to the base clock; "
-         "default: the median clock the file's measurements record, as autotune's do, else the device's boost)")
+         "default: each configuration at the clock the file records for it (autotune's sm_clock_mhz, Kernel Tuner's "
+         "core_freq or nvml_gr_clock), else the device's boost)")
         ("problem", po::value(&o.problem), "K=V,...: the problem, over the spec's defaults, and of a results file of several "
                    "problems the one checked (default: the spec's one problem)")
         ("sample", ranged_value(&o.sample, {.least = 1}), "N: check a seeded sample of N of the file's configurations (default: all)")

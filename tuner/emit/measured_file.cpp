@@ -18,12 +18,23 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// A clock a record states: a positive, finite number of MHz; none otherwise.
-std::optional<double> stated_clock(const json& value)
+// The clock a record states in `field`, MHz; none where it states none (absent, null, or 0,
+// which autotune writes when no clock could be read).
+// Anything else a GPU's clock cannot be (not a number, not above 0 and at most 10,000 MHz,
+// the range --clock takes) is refused, naming the file, the record and the field: a
+// prediction at it would be silently wrong.
+std::optional<double> stated_clock(const json& record, const char* field, const std::string& path,
+                                   const std::string& which)
 {
-    if (value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0)
+    if (!record.is_object() || !record.contains(field) || record.at(field).is_null() || record.at(field) == 0)
+        return std::nullopt;
+    const json& value = record.at(field);
+    if (value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0 &&
+        value.get<double>() <= 10000)
         return value.get<double>();
-    return std::nullopt;
+    throw std::invalid_argument(fmt::format("'{}': {} records a clock of {} MHz in {}; a clock is a number above 0 "
+                                            "and at most 10000",
+                                            path, which, value.dump(), field));
 }
 
 MeasuredFile kt_cache_measurements(const json& document, const std::string& path)
@@ -48,10 +59,13 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
         if (const json counted = entry.value(counted_instructions_key, json()); counted.is_number() &&
                                                                                 counted.get<double>() > 0)
             c.counted_instructions = counted.get<double>();
-        // The clock NVML saw while it ran, else the one the configuration set.
-        c.sm_clock_mhz = stated_clock(entry.value("core_freq", json()));
-        if (!c.sm_clock_mhz)
-            c.sm_clock_mhz = stated_clock(params.value("nvml_gr_clock", json()));
+        // Of one that ran: the clock NVML saw while it ran, else the one the configuration set.
+        if (c.seconds) {
+            const std::string which = fmt::format("configuration {}", index);
+            c.sm_clock_mhz = stated_clock(entry, "core_freq", path, which);
+            if (!c.sm_clock_mhz)
+                c.sm_clock_mhz = stated_clock(params, "nvml_gr_clock", path, which);
+        }
         out.configurations.push_back(std::move(c));
     }
     return out;
@@ -80,7 +94,8 @@ MeasuredFile results_measurements(const json& document, const std::string& path,
             continue;
         }
         if (c.seconds)
-            c.sm_clock_mhz = stated_clock(v.at("measurement").value("sm_clock_mhz", json()));
+            c.sm_clock_mhz = stated_clock(v.at("measurement"), "sm_clock_mhz", path,
+                                          fmt::format("variant {}", v.value("index", json()).dump()));
         out.configurations.push_back(std::move(c));
     }
     return out;
