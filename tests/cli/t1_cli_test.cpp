@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -119,6 +120,40 @@ TEST_F(T1Cli, AFileWithoutProblemSizeOrUsableDefaultsRuns)
     EXPECT_THAT(r.out, HasSubstr("2 variants of k for sm_86"));
     EXPECT_THAT(r.out, HasSubstr("\nproblem: 0.0164 MB and no flops"));
     EXPECT_THAT(r.out + r.err, testing::Not(HasSubstr("()")));
+}
+
+// An energy-tuning space (Kernel Tuner's nvml_gr_clock) predicts each variant at the clock
+// it asks the GPU for: at half the clock the SMs' terms take twice as long, DRAM's the same.
+TEST_F(T1Cli, AClockParameterIsPredictedAtEachValue)
+{
+    std::ofstream(dir.path() / "k.cu") << R"cu(extern "C" __global__ void k(float* o) {
+    float a = threadIdx.x;
+    for (int i = 0; i < 256; ++i)
+        a = fmaf(a, 1.0001f, 0.5f);
+    o[blockIdx.x * blockDim.x + threadIdx.x] = a;
+})cu";
+    std::ofstream(dir.path() / "k.json") << R"json({
+  "ConfigurationSpace": {"TuningParameters": [{"Name": "block_size_x", "Type": "int", "Values": "[128]"},
+                                              {"Name": "nvml_gr_clock", "Type": "int", "Values": "[705, 1410]"}]},
+  "KernelSpecification": {"KernelName": "k", "KernelFile": "k.cu", "LocalSize": {"X": "block_size_x"}, "ProblemSize": [1048576],
+                          "Arguments": [{"Name": "o", "Type": "float", "AccessType": "WriteOnly", "Size": "ProblemSize[0]"}]}
+})json";
+    const auto r = autotune(fmt::format("run {} --arch sm_80 --device a100-sxm-80gb --compile-only --quiet --out {}",
+                                        (dir.path() / "k.json").string(), out_dir()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto results = nlohmann::json::parse(test::read_file(dir.path() / "results" / "sm_80" / "k.json"));
+    std::map<int, nlohmann::json> terms; // by clock
+    for (const auto& v : results.at("variants"))
+        terms[v.at("params").at("nvml_gr_clock").get<int>()] = v.at("predicted_time").at("terms");
+    ASSERT_EQ(terms.size(), 2u) << results.dump();
+    std::size_t sm_terms = 0;
+    for (const auto& [name, seconds] : terms.at(1410).items()) {
+        const double fast = seconds.get<double>();
+        const double expected = name == "dram" ? fast : 2 * fast;
+        sm_terms += name == "dram" ? 0 : 1;
+        EXPECT_NEAR(terms.at(705).at(name).get<double>(), expected, 1e-9 * expected) << name;
+    }
+    EXPECT_GE(sm_terms, 2u); // the FMAs' pipe and the issue term at least
 }
 
 } // namespace

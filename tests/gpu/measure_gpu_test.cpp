@@ -10,6 +10,8 @@
 #include "gpu/gpu_test.hpp"
 #include "support/test_support.hpp"
 
+#include <fmt/format.h>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -96,6 +98,35 @@ TEST_F(OnGpu, WrongFaultingAndHangingVariantsAreIsolatedAndTheRunGoesOn)
     EXPECT_EQ(results[3]->status, "fault");
     EXPECT_THAT(results[3]->error, HasSubstr("no reply"));
     EXPECT_EQ(results[4]->status, "ok") << results[4]->error; // a fresh worker took over
+}
+
+} // namespace
+
+namespace {
+
+// A space whose parameter sets the GPU's clock (Kernel Tuner's nvml_gr_clock) would be timed
+// at the GPU's own clock and labelled with another: with a GPU, the run is refused in one
+// line naming the file and the parameter, before anything is compiled or written.
+TEST_F(OnGpu, ASpaceThatSetsTheGpusClockIsNotMeasured)
+{
+    const auto dir = dir_.path();
+    std::ofstream(dir / "k.cu") << "extern \"C\" __global__ void k(float* o) { o[threadIdx.x] = 1; }\n";
+    std::ofstream(dir / "k.json") << R"json({
+  "ConfigurationSpace": {"TuningParameters": [{"Name": "block_size_x", "Type": "int", "Values": "[32]"},
+                                              {"Name": "nvml_gr_clock", "Type": "int", "Values": "[1000]"}]},
+  "KernelSpecification": {"KernelName": "k", "KernelFile": "k.cu", "LocalSize": {"X": "block_size_x"}, "ProblemSize": [1024],
+                          "Arguments": [{"Name": "o", "Type": "float", "AccessType": "WriteOnly", "Size": "ProblemSize[0]"}]}
+})json";
+    const auto r = test::run_autotune(fmt::format("run {} --arch {} --quiet --out {}", (dir / "k.json").string(),
+                                                  first_arch().name(), (dir / "out").string()),
+                                      dir);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err, fmt::format("autotune: {}: tuning parameter nvml_gr_clock sets the GPU's graphics clock before "
+                                 "each configuration runs (Kernel Tuner's NVML observer), which autotune does not do: "
+                                 "measured, every configuration would run at the GPU's own (compiling and predicting "
+                                 "work: --compile-only)\n",
+                                 (dir / "k.json").string()));
+    EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
 
 } // namespace

@@ -508,4 +508,49 @@ TEST_F(BrokenT1, AScalarFillValueThatDoesNotFitItsTypeIsRefusedBeforeCompiling)
                                                           HasSubstr("4096000000 is outside int's range"))));
 }
 
+// Kernel Tuner's NVML observer sets the GPU's clocks and power limit from tuning parameters
+// named for them; autotune sets none: such a space compiles and predicts (at each variant's
+// graphics clock), measuring it is refused naming the parameter, and a clock no GPU runs at
+// is refused when the file is read.
+TEST_F(BrokenT1, ParametersThatSetTheGpuAreNotMeasurableAndAClockIsOneAGpuRunsAt)
+{
+    using nlohmann::json;
+    const auto with = [](json parameter) {
+        return broken([&](json& d) { d["ConfigurationSpace"]["TuningParameters"].push_back(parameter); });
+    };
+    const std::string file = (dir.path() / "scale.json").string() + ": ";
+    ASSERT_EQ(error_of(with({{"Name", "nvml_gr_clock"}, {"Type", "int"}, {"Values", "[1000, 1500]"}})), "no error");
+    KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_EQ(spec.sm_clock_parameter, "nvml_gr_clock");
+    EXPECT_EQ(spec.not_measurable,
+              file + "tuning parameter nvml_gr_clock sets the GPU's graphics clock before each configuration runs "
+                     "(Kernel Tuner's NVML observer), which autotune does not do: measured, every configuration would "
+                     "run at the GPU's own (compiling and predicting work: --compile-only)");
+    EXPECT_TRUE(spec.notes.empty());
+    EXPECT_EQ(count_space(spec, resolve_problem(spec, {}), SpaceSelection::default_space).valid, 12u);
+
+    // The power limit is not a term of the model: noted, and still not measurable.
+    ASSERT_EQ(error_of(with({{"Name", "nvml_pwr_limit"}, {"Type", "int"}, {"Values", "[250]"}})), "no error");
+    spec = load_spec(dir.path() / "scale.json");
+    EXPECT_TRUE(spec.sm_clock_parameter.empty());
+    EXPECT_THAT(spec.notes, ElementsAre(file + "tuning parameter nvml_pwr_limit is not used (predictions are at the "
+                                               "device's own power limit: the model has no power term)"));
+    EXPECT_THAT(spec.not_measurable, StartsWith(file + "tuning parameter nvml_pwr_limit sets the GPU's power limit"));
+
+    // An ordinary parameter of a similar name is the kernel's.
+    ASSERT_EQ(error_of(with({{"Name", "gr_clock"}, {"Type", "int"}, {"Values", "[1]"}})), "no error");
+    spec = load_spec(dir.path() / "scale.json");
+    EXPECT_TRUE(spec.sm_clock_parameter.empty());
+    EXPECT_TRUE(spec.not_measurable.empty());
+
+    EXPECT_EQ(error_of(with({{"Name", "nvml_gr_clock"}, {"Type", "int"}, {"Values", "[0, 1500]"}})),
+              file + "tuning parameter nvml_gr_clock holds 0, which no GPU's clock is (MHz above 0 and at most 10000)");
+    EXPECT_THAT(error_of(with({{"Name", "tegra_gr_clock"}, {"Type", "int"}, {"Values", "[20000]"}})),
+                HasSubstr("tuning parameter tegra_gr_clock holds 20000, which no GPU's clock is"));
+    json both = with({{"Name", "nvml_gr_clock"}, {"Type", "int"}, {"Values", "[1000]"}});
+    both["ConfigurationSpace"]["TuningParameters"].push_back({{"Name", "tegra_gr_clock"}, {"Type", "int"}, {"Values", "[900]"}});
+    EXPECT_EQ(error_of(both),
+              file + "tuning parameters nvml_gr_clock and tegra_gr_clock both set the graphics clock");
+}
+
 } // namespace

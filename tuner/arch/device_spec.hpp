@@ -29,6 +29,11 @@ struct DeviceSpec {
 
 [[nodiscard]] const std::vector<DeviceSpec>& device_table();
 
+// What a GPU's SM clock can be, MHz: above 0 and at most this. --clock, the clocks a measured
+// file records and a clock parameter's values are refused outside it.
+constexpr double highest_sm_clock_mhz = 10'000;
+[[nodiscard]] constexpr bool is_sm_clock(double mhz) { return mhz > 0 && mhz <= highest_sm_clock_mhz; }
+
 // The default device of an architecture; nullptr when the table has none for it.
 [[nodiscard]] const DeviceSpec* default_device_for(int compute_capability);
 

@@ -431,7 +431,7 @@ int check_model_command(const Arguments& args)
         ("measured", po::value(&o.measured), "FILE: a Kernel Tuner cache (.json or .json.gz), a T4 document or an autotune results file")
         ("arch", po::value(&o.arch)->required(), "the architecture to compile for: sm_XX")
         ("device", po::value(&o.device), "device the prediction is for (autotune archs lists them; default: the measured file's device where the table has it, else the arch's)")
-        ("clock", ranged_value(&o.clock_mhz, {.least = 0, .most = 10000, .least_excluded = true}),
+        ("clock", ranged_value(&o.clock_mhz, {.least = 0, .most = highest_sm_clock_mhz, .least_excluded = true}),
          "MHZ: predict at this SM clock, the one the GPU held while measured (a profiler locks it to the base clock; "
          "default: each configuration at the clock the file records for it (autotune's sm_clock_mhz, Kernel Tuner's "
          "core_freq or nvml_gr_clock), else the device's boost)")

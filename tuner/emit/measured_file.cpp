@@ -1,5 +1,6 @@
 #include "emit/measured_file.hpp"
 
+#include "arch/device_spec.hpp"
 #include "compile/compiled_variant.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/problem_views.hpp"
@@ -29,12 +30,11 @@ std::optional<double> stated_clock(const json& record, const char* field, const 
     if (!record.is_object() || !record.contains(field) || record.at(field).is_null() || record.at(field) == 0)
         return std::nullopt;
     const json& value = record.at(field);
-    if (value.is_number() && std::isfinite(value.get<double>()) && value.get<double>() > 0 &&
-        value.get<double>() <= 10000)
+    if (value.is_number() && std::isfinite(value.get<double>()) && is_sm_clock(value.get<double>()))
         return value.get<double>();
     throw std::invalid_argument(fmt::format("'{}': {} records a clock of {} MHz in {}; a clock is a number above 0 "
-                                            "and at most 10000",
-                                            path, which, value.dump(), field));
+                                            "and at most {:g}",
+                                            path, which, value.dump(), field, highest_sm_clock_mhz));
 }
 
 MeasuredFile kt_cache_measurements(const json& document, const std::string& path)

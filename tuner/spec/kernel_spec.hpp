@@ -152,6 +152,9 @@ struct KernelSpec {
     // Why the kernel cannot be measured although it compiles (a T1 file without Arguments),
     // one line naming the file and the field; empty: it can be.
     std::string not_measurable;
+    // The tuning parameter whose value is the SM clock (MHz) a configuration asks the GPU
+    // for (Kernel Tuner's nvml_gr_clock): each variant is predicted at its value. Empty: none.
+    std::string sm_clock_parameter;
     // What the spec file says that the tool reads and does not use (a T1 file's search
     // settings, budget, device), one line each naming the file, the field and why: the
     // commands print them once on stderr and go on.

@@ -1,5 +1,6 @@
 #include "spec/load_spec.hpp"
 
+#include "spec/device_settings.hpp"
 #include "spec/expression.hpp"
 #include "spec/load_t1.hpp"
 #include "spec/spec_ranges.hpp"
@@ -552,6 +553,7 @@ KernelSpec load_spec(const std::filesystem::path& path)
     read_launch_and_cost(reader, root, spec);
     read_register_policy(reader, root, spec);
     read_reference(reader, root, spec);
+    read_device_settings(spec);
     check_loaded_spec(spec);
     return spec;
 }

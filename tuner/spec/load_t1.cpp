@@ -2,6 +2,7 @@
 
 #include "measure/element_type.hpp"
 #include "measure/verification.hpp"
+#include "spec/device_settings.hpp"
 #include "spec/load_spec.hpp"
 #include "spec/python_expression.hpp"
 #include "util/closest_name.hpp"
@@ -631,6 +632,7 @@ KernelSpec load_t1_spec(const std::filesystem::path& path)
     spec.cost = CostModel{"0", "0", Precision::fp32};
     read_arguments(r, kernel, spec);
     read_reference(defaults, conditions, kernel, spec);
+    read_device_settings(spec);
     check_loaded_spec(spec);
     return spec;
 }

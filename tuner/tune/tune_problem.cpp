@@ -88,12 +88,17 @@ ProblemRanking rank_run(const TuneSetup& setup, const Problem& problem, const Tu
         ceilings = at_clock(*ceilings, *setup.sm_clock_mhz);
     const ProblemWork work = problem_work(spec, problem, run.variants);
     const int sms = run.device ? run.device->sms : run.roofline_device ? run.roofline_device->sms : 0;
-    if (setup.variant_clock_mhz.empty())
+    // A clock named for the whole run (--clock) holds for every variant the setup gives
+    // none of its own; without one, a variant asking for a clock (nvml_gr_clock) runs at it.
+    const bool clock_parameter = !setup.sm_clock_mhz && !spec.sm_clock_parameter.empty();
+    if (setup.variant_clock_mhz.empty() && !clock_parameter)
         return rank_facts(run.facts, work.flops, work.bytes, ceilings, sms, setup.arch.number());
     std::vector<RankFacts> facts = run.facts; // a copy only where some variant has a clock of its own
     for (std::size_t i = 0; i < facts.size(); ++i)
         if (const auto clock = setup.variant_clock_mhz.find(run.variants[i].index); clock != setup.variant_clock_mhz.end())
             facts[i].clock_mhz = clock->second;
+        else if (clock_parameter)
+            facts[i].clock_mhz = static_cast<double>(run.variants[i].value(spec.sm_clock_parameter));
     return rank_facts(facts, work.flops, work.bytes, ceilings, sms, setup.arch.number());
 }
 
