@@ -61,37 +61,50 @@ struct WaveCycles {
     std::vector<std::string> phase_bounds; // each phase's, where there are phases
 };
 
-// One wave on one SM: `blocks` resident blocks of `warps` warps each.
+// One wave on one SM of `warps` warps. They are dealt to its schedulers in turn and stay
+// there, so the busiest holds ceil(warps / schedulers): the units each scheduler has alone
+// (issue slots, pipes, the LD/ST units that dispatch a warp's access) work for that many,
+// the SM's shared-memory banks and L1 wavefronts for all.
 WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
 {
-    std::vector<TimeTerm> terms{
-        {"latency", w.latency_cycles},
-        {"issue", warps * w.issue / r.issue},
-        {"fp32", warps * w.fp32 / r.fp32},
-        {"fp64", warps * w.fp64 / r.fp64},
-        {"fp16", warps * w.fp16 / r.fp16},
-        {"integer", warps * w.integer / r.integer},
-        {"sfu", warps * w.sfu / r.sfu},
-        {"tensor", warps * w.tensor / r.tensor},
-        {"shared", warps * (std::max(w.shared_wavefronts, w.shared_instructions * r.lsu_clocks_per_access) +
-                            w.constant_loads) / r.mio},
-        {"l1", warps * std::max(w.global_wavefronts + w.local_wavefronts, w.lsu_instructions * r.lsu_clocks_per_access) /
-                   r.lsu},
+    const int per_scheduler = std::max(1, static_cast<int>(std::ceil(warps / r.schedulers - 1e-9)));
+    const double busiest = per_scheduler * r.schedulers; // the SM's warps, were every scheduler the busiest
+    // Cycles of the SM's units one warp needs: a shared access's dispatch (a register-
+    // addressed constant load goes through the same queue) and its banks' wavefronts; a
+    // global or local access's dispatch and its L1 wavefronts.
+    const double shared_dispatch = (w.shared_instructions * r.lsu_clocks_per_access + w.constant_loads) / r.mio;
+    const double shared_banks = w.shared_wavefronts / r.mio;
+    const double lsu_dispatch = w.lsu_instructions * r.lsu_clocks_per_access / r.lsu;
+    const double l1_wavefronts = (w.global_wavefronts + w.local_wavefronts) / r.lsu;
+    const std::vector<TimeTerm> pipes{
+        {"issue", w.issue / r.issue},     {"fp32", w.fp32 / r.fp32},       {"fp64", w.fp64 / r.fp64},
+        {"fp16", w.fp16 / r.fp16},         {"integer", w.integer / r.integer}, {"sfu", w.sfu / r.sfu},
+        {"tensor", w.tensor / r.tensor},
     };
+    std::vector<TimeTerm> terms{{"latency", w.latency_cycles}};
+    for (const TimeTerm& pipe : pipes)
+        terms.push_back({pipe.name, busiest * pipe.seconds});
+    terms.push_back({"shared", std::max(warps * shared_banks, busiest * shared_dispatch)});
+    terms.push_back({"l1", std::max(warps * l1_wavefronts, busiest * lsu_dispatch)});
     const TimeTerm most = *std::max_element(terms.begin(), terms.end(),
                                             [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
-    // The units as a closed network of the wave's warps (closed_network.hpp): what their
-    // work costs together, which is never less than the largest term. The largest term
-    // still names the bound: the unit the others queue behind.
-    std::vector<double> demands;
-    double demand_sum = 0;
-    for (const TimeTerm& t : terms)
-        if (t.name != "latency") {
-            demands.push_back(t.seconds / warps);
-            demand_sum += demands.back();
-        }
-    const double contention = closed_network_cycle(demands, std::max(0.0, w.latency_cycles - demand_sum),
-                                                   std::max(1, static_cast<int>(std::lround(warps))));
+    // The units as a closed network of the wave's warps, each scheduler's a class
+    // (closed_network.hpp): what their work costs together, which is never less than the
+    // largest term. The largest term still names the bound: the unit the others queue behind.
+    ClosedNetwork network{.customers = per_scheduler, .warps = std::max(warps, static_cast<double>(per_scheduler))};
+    for (const TimeTerm& pipe : pipes)
+        network.per_scheduler.push_back(r.schedulers * pipe.seconds);
+    network.per_scheduler.push_back(r.schedulers * shared_dispatch);
+    network.per_scheduler.push_back(r.schedulers * lsu_dispatch);
+    // A warp's access passes its scheduler's LD/ST units and then the SM's banks or L1, a
+    // pipeline: what the shared stage adds to one warp is only its time beyond the dispatch's.
+    network.per_sm = {std::max(0.0, shared_banks - shared_dispatch), std::max(0.0, l1_wavefronts - lsu_dispatch)};
+    double one_warp = 0; // its demands, alone on its scheduler
+    for (const auto* demands : {&network.per_scheduler, &network.per_sm})
+        for (const double d : *demands)
+            one_warp += d;
+    network.delay = std::max(0.0, w.latency_cycles - one_warp);
+    const double contention = closed_network_cycle(network);
     terms.push_back({"contention", contention});
     return {std::max(contention, most.seconds), std::move(terms), most.name, {}};
 }

@@ -5,16 +5,20 @@
 // contention, phases and dram, and contention is never less than any unit's term:
 //
 //   latency   one warp's in-order run, waiting on its operands, per wave
-//   issue     the warps' instructions through the SM's 4 schedulers
-//   fp32, fp64, fp16, integer, sfu, tensor   the same through one pipe at its rate
-//   shared    shared-memory, constant and shuffle wavefronts through the MIO (1 per clock);
-//             a shared access takes at least the clocks the LD/ST units need for 32 lanes
-//   l1        global and local wavefronts through the load/store unit (1 per clock), each
-//             access at least the clocks the LD/ST units need for 32 lanes
+//   issue     the warps' instructions through the SM's 4 schedulers; a warp stays on the
+//             one it was dealt to, so the busiest, with ceil(warps / 4), sets the pace
+//   fp32, fp64, fp16, integer, sfu, tensor   the same through one pipe at its rate (each
+//             scheduler has its share of every pipe)
+//   shared    shared-memory and shuffle wavefronts through the SM's banks (1 per clock), or
+//             the busiest scheduler's LD/ST units dispatching its warps' accesses (the clocks
+//             they need for 32 lanes) and register-addressed constant loads, if longer
+//   l1        global and local wavefronts through the SM's L1 (1 per clock), or the busiest
+//             scheduler's LD/ST units dispatching its warps' accesses, if longer
 //   contention  the units' terms and one warp's chain as a closed queueing network of the
-//             wave's warps (closed_network.hpp): the largest term where warps to spare hide
-//             the rest under it, up to their sum where units near their limit and few warps
-//             leave nothing to overlap with (each phase's own, where there are phases)
+//             wave's warps, each scheduler's a class (closed_network.hpp): the largest term
+//             where warps to spare hide the rest under it, up to their sum where units near
+//             their limit and few warps a scheduler leave nothing to overlap with (each
+//             phase's own, where there are phases)
 //   phases    where barriers outside loops split a block's run (a shared-memory fill, then
 //             the work on it): the wave's blocks pass them together, so each phase takes
 //             its own contention, one after another (only where there are phases)
@@ -42,6 +46,9 @@ namespace autotune {
 // Warp instructions (or wavefronts) per SM per clock.
 struct PipeRates {
     double issue = 4, fp32 = 2, fp64 = 1, fp16 = 4, integer = 2, sfu = 0.5, tensor = 1, mio = 1, lsu = 1;
+    // The SM's schedulers (sub-partitions), each with its own issue slot, pipes and LD/ST
+    // units and its own warps: four on every architecture from Volta to Blackwell.
+    int schedulers = 4;
     // Clocks the SM's load/store units take for one warp-wide shared or global access
     // (32 lanes over its LD/ST units), however few wavefronts it moves.
     double lsu_clocks_per_access = 1;
