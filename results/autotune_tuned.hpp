@@ -155,42 +155,42 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 77% of the roof by the model (variant 2281801)
+// sm_80, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 65% of the roof by the model (variant 2281802)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (103 registers)
-inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 0, 0, 0, 0, 1, 128, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (78 registers)
+inline constexpr Entry sm_80_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{80, 1024, 1024, 1024, 1, 1, {64, 64, 16, 8, 4, 4, 0, 0, 0, 4, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 94% of the roof by the model (variant 2461802)
+// sm_80, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 88% of the roof by the model (variant 2416802)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (79 registers)
-inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{80, 2048, 2048, 2048, 1, 1, {64, 128, 8, 8, 4, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 2418889)
+// sm_80, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 94% of the roof by the model (variant 2236802)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (128 registers)
-inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 128, 8, 8, 8, 4, 256, 2, 0, 0, 1, 128, 256, 2, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{80, 4096, 4096, 4096, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 4, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 100% of the roof by the model (variant 3363602)
+// sm_80, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 95% of the roof by the model (variant 2236802)
 // from results/sm_80/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (127 registers)
-inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_80_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{80, 8192, 8192, 8192, 1, 1, {64, 64, 8, 8, 4, 4, 0, 0, 0, 4, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 57% of the roof by the model (variant 2461803)
+// sm_90, M=1024 N=1024 K=1024 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 49% of the roof by the model (variant 2416802)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
-// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (95 registers)
-inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 16, 8, 4, 4, 0, 0, 0, 4, 1, 256, 0, 0, 0, 0}};
+// nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (71 registers)
+inline constexpr Entry sm_90_M1024_N1024_K1024_A_LAYOUT1_B_LAYOUT1{90, 1024, 1024, 1024, 1, 1, {64, 128, 8, 8, 4, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
+// sm_90, M=2048 N=2048 K=2048 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 69% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
 inline constexpr Entry sm_90_M2048_N2048_K2048_A_LAYOUT1_B_LAYOUT1{90, 2048, 2048, 2048, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
+// sm_90, M=4096 N=4096 K=4096 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 69% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
 inline constexpr Entry sm_90_M4096_N4096_K4096_A_LAYOUT1_B_LAYOUT1{90, 4096, 4096, 4096, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 80% of the roof by the model (variant 3363602)
+// sm_90, M=8192 N=8192 K=8192 A_LAYOUT=1 B_LAYOUT=1: predicted, not measured: 69% of the roof by the model (variant 3363602)
 // from results/sm_90/gemm.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (118 registers)
 inline constexpr Entry sm_90_M8192_N8192_K8192_A_LAYOUT1_B_LAYOUT1{90, 8192, 8192, 8192, 1, 1, {128, 128, 16, 8, 8, 4, 0, 0, 0, 4, 0, 256, 0, 0, 0, 0}};
@@ -305,52 +305,52 @@ struct Entry {
     Config config;
 };
 
-// sm_80, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 12100)
+// sm_80, M=1 N=4096 K=4096: predicted, not measured: 71% of the roof by the model (variant 12100)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_80_M1_N4096_K4096{80, 1, 4096, 4096, {32, 64, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 12100)
+// sm_80, M=16 N=4096 K=4096: predicted, not measured: 72% of the roof by the model (variant 12100)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_80_M16_N4096_K4096{80, 16, 4096, 4096, {32, 64, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=64 N=4096 K=4096: predicted, not measured: 74% of the roof by the model (variant 20740)
+// sm_80, M=64 N=4096 K=4096: predicted, not measured: 57% of the roof by the model (variant 20740)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
 inline constexpr Entry sm_80_M64_N4096_K4096{80, 64, 4096, 4096, {64, 64, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_80, M=256 N=4096 K=4096: predicted, not measured: 47% of the roof by the model (variant 17500)
+// sm_80, M=256 N=4096 K=4096: predicted, not measured: 43% of the roof by the model (variant 17500)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
 inline constexpr Entry sm_80_M256_N4096_K4096{80, 256, 4096, 4096, {64, 32, 32, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 50% of the roof by the model (variant 19620)
+// sm_80, M=4096 N=4096 K=4096: predicted, not measured: 48% of the roof by the model (variant 19620)
 // from results/sm_80/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (48 registers)
 inline constexpr Entry sm_80_M4096_N4096_K4096{80, 4096, 4096, 4096, {64, 64, 32, 16, 32, 3, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=1 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 18580)
+// sm_90, M=1 N=4096 K=4096: predicted, not measured: 60% of the roof by the model (variant 18580)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_90_M1_N4096_K4096{90, 1, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=16 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 18580)
+// sm_90, M=16 N=4096 K=4096: predicted, not measured: 61% of the roof by the model (variant 18580)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_90_M16_N4096_K4096{90, 16, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=64 N=4096 K=4096: predicted, not measured: 100% of the roof by the model (variant 18580)
+// sm_90, M=64 N=4096 K=4096: predicted, not measured: 63% of the roof by the model (variant 18580)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (72 registers)
 inline constexpr Entry sm_90_M64_N4096_K4096{90, 64, 4096, 4096, {64, 32, 64, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
 
-// sm_90, M=256 N=4096 K=4096: predicted, not measured: 36% of the roof by the model (variant 20740)
+// sm_90, M=256 N=4096 K=4096: predicted, not measured: 33% of the roof by the model (variant 20740)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (64 registers)
 inline constexpr Entry sm_90_M256_N4096_K4096{90, 256, 4096, 4096, {64, 64, 64, 16, 32, 4, 1, 0, 0, 256, 0, 0, 0, 0}};
 
-// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 27% of the roof by the model (variant 17500)
+// sm_90, M=4096 N=4096 K=4096: predicted, not measured: 26% of the roof by the model (variant 17500)
 // from results/sm_90/gemm_bf16.json (CUDA 13.0, nvrtc)
 // nvcc -Xcicc=--sharedmem32=0 builds the tuned machine code (56 registers)
 inline constexpr Entry sm_90_M4096_N4096_K4096{90, 4096, 4096, 4096, {64, 32, 32, 16, 32, 4, 1, 0, 0, 128, 0, 0, 0, 0}};
