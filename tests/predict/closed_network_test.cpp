@@ -77,6 +77,17 @@ TEST(ClosedNetwork, EachSchedulersWarpsQueueOnlyAtTheUnitsTheyShare)
     EXPECT_NEAR(eight, 8, 1e-9);
 }
 
+// Many warps: the busiest unit sets the pace, a scheduler's own for its warps or the SM's
+// for all of them.
+TEST(ClosedNetwork, WithManyWarpsTheBusiestUnitSetsThePace)
+{
+    const double own = closed_network_cycle({.per_scheduler = {4}, .per_sm = {0.5}, .customers = 100, .warps = 400});
+    EXPECT_GE(own, 100 * 4 - 1e-9);
+    EXPECT_NEAR(own / (100 * 4), 1, 0.02);
+    const double sm = closed_network_cycle({.per_scheduler = {0.5}, .per_sm = {2}, .customers = 100, .warps = 400});
+    EXPECT_NEAR(sm / (400 * 2), 1, 0.02);
+}
+
 TEST(ClosedNetwork, NoCustomerFewerWarpsThanCustomersOrANegativeDemandIsRefused)
 {
     EXPECT_THROW((void)closed_network_cycle(one_class({1}, 0, 0)), std::invalid_argument);

@@ -1,6 +1,5 @@
 #include "predict/closed_network.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 

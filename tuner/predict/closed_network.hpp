@@ -34,9 +34,11 @@ struct ClosedNetwork {
 };
 
 // The cycles the network's warps take to each pass once through every unit and the delay.
-// At least the largest per-scheduler demand times the customers, the largest per-SM demand
-// times the warps, and one warp's demands and delay together. Throws std::invalid_argument
-// for no customers, fewer warps than customers, or a negative demand or delay.
+// At least one warp's demands and delay together; with many warps, the largest
+// per-scheduler demand times the customers or the largest per-SM demand times the warps,
+// whichever is larger (the time model takes the larger of this and every unit's term).
+// Throws std::invalid_argument for no customers, fewer warps than customers, or a negative
+// demand or delay.
 [[nodiscard]] double closed_network_cycle(const ClosedNetwork& network);
 
 } // namespace autotune
