@@ -132,4 +132,16 @@ TEST(LaneAddresses, CoefficientsBeyondSixtyFourBitsMakeTheAddressUnknown)
     EXPECT_EQ(lanes[7]->x, 4);
 }
 
+// Found by the ptx fuzz target: a shift by 61 is a coefficient the tracker keeps (it fits
+// 64 bits), but the lanes' offsets (2^61 bytes a lane, times 32 lanes) do not. Addresses wrap
+// at 64 bits as the hardware's do, so each lane still has one: lane 8 wraps to lane 0's,
+// so 8 sectors, and 8 words all in bank 0.
+TEST(LaneAddresses, LaneOffsetsBeyondSixtyFourBitsWrapAsTheHardwaresDo)
+{
+    const LaneAffine huge{std::int64_t{1} << 61, 0};
+    EXPECT_EQ(global_sectors(huge, {32, 1}, 4), 8);
+    EXPECT_EQ(shared_wavefronts(huge, {32, 1}, 4), 8);
+    EXPECT_EQ(global_sectors({std::int64_t{1} << 62, std::int64_t{1} << 62}, {16, 2}, 16), 4);
+}
+
 } // namespace

@@ -1,6 +1,7 @@
 #include "predict/lane_addresses.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -114,6 +115,24 @@ bool accesses_memory(const PtxInstruction& in)
     return (base == "ld" || base == "st" || base == "atom" || base == "red") && !in.has_part("param");
 }
 
+// Addresses are 64-bit and wrap, as the hardware's do: a coefficient no real address has
+// (the PTX may shift by anything) gives some address, not undefined behaviour.
+std::int64_t wrapping(std::uint64_t value)
+{
+    return static_cast<std::int64_t>(value);
+}
+
+std::int64_t wrapping_add(std::int64_t a, std::int64_t b)
+{
+    return wrapping(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+// a / d rounded down, for any a (d > 0).
+std::int64_t floor_div(std::int64_t a, std::int64_t d)
+{
+    return a >= 0 ? a / d : -1 - (-(a + 1)) / d;
+}
+
 // Byte offsets of the first warp's lanes.
 std::vector<std::int64_t> lane_offsets(const LaneAffine& a, const BlockShape& shape)
 {
@@ -122,7 +141,8 @@ std::vector<std::int64_t> lane_offsets(const LaneAffine& a, const BlockShape& sh
     for (std::int64_t lane = 0; lane < std::min<std::int64_t>(32, threads); ++lane) {
         const std::int64_t tx = lane % std::max<std::int64_t>(1, shape.x);
         const std::int64_t ty = (lane / std::max<std::int64_t>(1, shape.x)) % std::max<std::int64_t>(1, shape.y);
-        out.push_back(a.x * tx + a.y * ty);
+        out.push_back(wrapping(static_cast<std::uint64_t>(a.x) * static_cast<std::uint64_t>(tx) +
+                               static_cast<std::uint64_t>(a.y) * static_cast<std::uint64_t>(ty)));
     }
     return out;
 }
@@ -153,8 +173,8 @@ int global_sectors(const LaneAffine& address, const BlockShape& shape, int bytes
 {
     std::set<std::int64_t> sectors;
     for (const std::int64_t offset : lane_offsets(address, shape))
-        for (std::int64_t b = offset; b < offset + std::max(bytes, 1); b += 4)
-            sectors.insert(b >= 0 ? b / 32 : (b - 31) / 32);
+        for (int k = 0; k < std::max(bytes, 1); k += 4)
+            sectors.insert(floor_div(wrapping_add(offset, k), 32));
     return static_cast<int>(sectors.size());
 }
 
@@ -163,8 +183,8 @@ int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int by
     std::map<std::int64_t, std::set<std::int64_t>> words_by_bank;
     const auto offsets = lane_offsets(address, shape);
     for (const std::int64_t offset : offsets)
-        for (std::int64_t b = offset; b < offset + std::max(bytes, 4); b += 4) {
-            const std::int64_t word = b >= 0 ? b / 4 : (b - 3) / 4;
+        for (int k = 0; k < std::max(bytes, 4); k += 4) {
+            const std::int64_t word = floor_div(wrapping_add(offset, k), 4);
             words_by_bank[((word % 32) + 32) % 32].insert(word);
         }
     std::size_t most = 1;
