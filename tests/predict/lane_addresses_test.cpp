@@ -111,7 +111,24 @@ TEST(LaneAddresses, WarpWorkCountsTheSectorsOfStridedAccesses)
     const WarpWork strided = analyse_warp_work(access("4096"), {}, BlockShape{128, 1});
     EXPECT_DOUBLE_EQ(coalesced.global_load_bytes, 128);
     EXPECT_DOUBLE_EQ(strided.global_load_bytes, 32 * 32);
-    EXPECT_DOUBLE_EQ(strided.global_wavefronts, 8 * coalesced.global_wavefronts);
+    // L1 passes one line's sectors a wavefront: 32 sectors in 32 lines take 32, not 8.
+    EXPECT_DOUBLE_EQ(strided.global_wavefronts, 32 * coalesced.global_wavefronts);
+    // 64 bytes apart: a sector each, two to a line: 16 wavefronts; 8 apart: 8 sectors in
+    // 2 lines, four to a wavefront: 2.
+    EXPECT_DOUBLE_EQ(analyse_warp_work(access("64"), {}, BlockShape{128, 1}).global_wavefronts,
+                     16 * coalesced.global_wavefronts);
+    EXPECT_DOUBLE_EQ(analyse_warp_work(access("8"), {}, BlockShape{128, 1}).global_wavefronts,
+                     2 * coalesced.global_wavefronts);
+}
+
+TEST(LaneAddresses, GlobalLinesCountTheCacheLinesAWarpTouches)
+{
+    EXPECT_EQ(global_lines({4, 0}, {256, 1}, 4), 1);      // 128 contiguous bytes
+    EXPECT_EQ(global_lines({16, 0}, {256, 1}, 16), 4);    // float4: 512 bytes
+    EXPECT_EQ(global_lines({4096, 0}, {256, 1}, 4), 32);  // a row apart: a line each
+    // A block 2 wide: each pair of lanes in a row of its own, 16 rows: 16 lines for 16 sectors.
+    EXPECT_EQ(global_lines({4, 16448}, {2, 16}, 4), 16);
+    EXPECT_EQ(global_sectors({4, 16448}, {2, 16}, 4), 16);
 }
 
 } // namespace

@@ -147,6 +147,17 @@ std::vector<std::int64_t> lane_offsets(const LaneAffine& a, const BlockShape& sh
     return out;
 }
 
+// Aligned spans of `span` bytes (32: sectors, 128: cache lines) the first warp's access
+// touches, `bytes` a lane.
+int distinct_spans(const LaneAffine& address, const BlockShape& shape, int bytes, std::int64_t span)
+{
+    std::set<std::int64_t> spans;
+    for (const std::int64_t offset : lane_offsets(address, shape))
+        for (int k = 0; k < std::max(bytes, 1); k += 4)
+            spans.insert(floor_div(wrapping_add(offset, k), span));
+    return static_cast<int>(spans.size());
+}
+
 } // namespace
 
 std::vector<std::optional<LaneAffine>> lane_addresses(const PtxKernel& kernel)
@@ -171,11 +182,12 @@ std::vector<std::optional<LaneAffine>> lane_addresses(const PtxKernel& kernel)
 
 int global_sectors(const LaneAffine& address, const BlockShape& shape, int bytes)
 {
-    std::set<std::int64_t> sectors;
-    for (const std::int64_t offset : lane_offsets(address, shape))
-        for (int k = 0; k < std::max(bytes, 1); k += 4)
-            sectors.insert(floor_div(wrapping_add(offset, k), 32));
-    return static_cast<int>(sectors.size());
+    return distinct_spans(address, shape, bytes, 32);
+}
+
+int global_lines(const LaneAffine& address, const BlockShape& shape, int bytes)
+{
+    return distinct_spans(address, shape, bytes, 128);
 }
 
 int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes)
