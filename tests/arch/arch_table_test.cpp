@@ -186,8 +186,8 @@ TEST(DeviceTable, AtMostOneDefaultPerArch)
 TEST(DeviceTable, DefaultDevices)
 {
     const std::map<int, std::string> expected = {
-        {75, "rtx-2080-ti"}, {80, "a100-sxm-80gb"}, {86, "rtx-3090"}, {89, "l40s"},
-        {90, "h100-sxm"},    {100, "b200"},         {120, "rtx-5090"}};
+        {70, "v100-sxm2"}, {75, "rtx-2080-ti"}, {80, "a100-sxm-80gb"}, {86, "rtx-3090"},
+        {89, "l40s"},      {90, "h100-sxm"},    {100, "b200"},         {120, "rtx-5090"}};
     for (const auto& [cc, key] : expected) {
         const DeviceSpec* d = default_device_for(cc);
         ASSERT_NE(d, nullptr) << cc;
@@ -225,6 +225,10 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("TITAN RTX"), "titan-rtx"); // older drivers name no vendor
     EXPECT_EQ(key_of("GeForce RTX 2080 Ti"), "rtx-2080-ti");
     EXPECT_EQ(key_of("A100-PCIE-40GB"), "a100-pcie-40gb");
+    EXPECT_EQ(key_of("Tesla V100-SXM2-32GB"), "v100-sxm2"); // what the driver calls each Volta part
+    EXPECT_EQ(key_of("Tesla V100-PCIE-16GB"), "v100-pcie");
+    EXPECT_EQ(key_of("TITAN V"), "titan-v");
+    EXPECT_EQ(key_of("NVIDIA Tesla V100"), "none"); // begins two
     EXPECT_EQ(key_of("NVIDIA"), "none"); // no GPU named
     EXPECT_EQ(key_of("NVIDIA H200"), "h200-sxm");             // the one name it begins
     EXPECT_EQ(key_of("NVIDIA H100 80GB HBM3"), "h100-sxm");   // a name the driver gives it
@@ -238,13 +242,13 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(find_device_of_arch("Radeon RX 7900", 86), nullptr);
 }
 
-// FP32 peak = SMs x FP32 lanes per SM x 2 (FMA) x boost clock. 7.5 and 8.0 have 64 FP32
+// FP32 peak = SMs x FP32 lanes per SM x 2 (FMA) x boost clock. 7.x and 8.0 have 64 FP32
 // cores per SM (Guide, Compute Capability 7.x and 8.x); the others here 128. Datasheets round, and B200's
 // clock is a measured maximum, so allow 3%.
 TEST(DeviceTable, Fp32PeakMatchesSmsLanesAndClock)
 {
     for (const DeviceSpec& d : device_table()) {
-        const int lanes = d.compute_capability == 80 || d.compute_capability == 75 ? 64 : 128;
+        const int lanes = d.compute_capability <= 80 ? 64 : 128;
         const double derived = d.sms * lanes * 2.0 * d.boost_clock_mhz * 1e6 / 1e12;
         EXPECT_NEAR(d.fp32_tflops / derived, 1.0, 0.03) << d.key << ": derived " << derived;
     }
@@ -262,12 +266,14 @@ TEST(DeviceTable, TensorPeaksAreDenseAndAboveFp32)
             EXPECT_DOUBLE_EQ(*d.fp16_tensor_tflops, *d.bf16_tensor_tflops);
         // INT8 runs at twice the FP16 rate on data center and professional parts and at four
         // times FP16 with FP32 accumulate on GeForce; a sparse figure in either would break
-        // the ratio. The RTX A-series datasheets give no INT8 figure.
+        // the ratio. The RTX A-series datasheets give no INT8 figure; Volta's tensor cores
+        // have no INT8 mode.
         const bool geforce = d.key.starts_with("rtx-") && !d.key.starts_with("rtx-a");
         if (d.int8_tensor_tops)
             EXPECT_NEAR(*d.int8_tensor_tops / *d.fp16_tensor_tflops / (geforce ? 4.0 : 2.0), 1.0, 0.02);
         else
-            EXPECT_TRUE(d.key.starts_with("rtx-a")) << "only the RTX A-series may lack an INT8 figure";
+            EXPECT_TRUE(d.key.starts_with("rtx-a") || d.compute_capability == 70)
+                << "only the RTX A-series and Volta may lack an INT8 figure";
     }
 }
 

@@ -17,6 +17,48 @@ constexpr std::int64_t MiB = 1024 * 1024;
 std::vector<DeviceSpec> build_device_table()
 {
     return {
+        {.key = "v100-sxm2",
+         .name = "NVIDIA Tesla V100 SXM2",
+         .compute_capability = 70,
+         .sms = 80,
+         .boost_clock_mhz = 1530,
+         .memory_bandwidth_gbs = 900,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 15.7,
+         .fp16_tensor_tflops = 125,
+         .default_for_arch = true,
+         .reported_names = {"Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB"},
+         .source = "NVIDIA Tesla V100 GPU Architecture whitepaper (Volta), Table 1, Tesla V100 for NVLink: 80 SMs, "
+                   "1530 MHz GPU boost clock, 15.7 TFLOPS FP32, 125 Tensor TFLOPS (FP16 multiply, FP32 "
+                   "accumulate), 6144 KB L2; 900 GB/s HBM2 from the Tesla V100 datasheet. Volta's tensor cores "
+                   "have no INT8 mode and no BF16. CUDA 13 does not compile for sm_70: predict with an older "
+                   "toolkit's NVRTC (--nvrtc)."},
+        {.key = "v100-pcie",
+         .name = "NVIDIA Tesla V100 PCIe",
+         .compute_capability = 70,
+         .sms = 80,
+         .boost_clock_mhz = 1380,
+         .memory_bandwidth_gbs = 900,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 14,
+         .fp16_tensor_tflops = 112,
+         .reported_names = {"Tesla V100-PCIE-16GB", "Tesla V100-PCIE-32GB"},
+         .source = "NVIDIA Tesla V100 datasheet, V100 PCIe column: 14 TFLOPS FP32, 112 Tensor TFLOPS, 900 GB/s "
+                   "HBM2; 80 SMs and 6144 KB L2 as the SXM2 part (Volta whitepaper, Table 1); 1380 MHz the "
+                   "boost clock those figures imply (80 x 64 x 2 x 1.38 GHz = 14.1 TFLOPS)."},
+        {.key = "titan-v",
+         .name = "NVIDIA TITAN V",
+         .compute_capability = 70,
+         .sms = 80,
+         .boost_clock_mhz = 1455,
+         .memory_bandwidth_gbs = 652.8,
+         .l2_bytes = 4608 * 1024,
+         .fp32_tflops = 14.9,
+         .fp16_tensor_tflops = 110,
+         .source = "NVIDIA TITAN V product specifications: 5120 CUDA cores (80 SMs), 1455 MHz boost clock, 110 "
+                   "Tensor TFLOPS, 652.8 GB/s (3072-bit HBM2 at 1.7 Gbps); FP32 80 x 64 x 2 x 1.455 GHz = 14.9 "
+                   "TFLOPS; 4.5 MB L2: GV100's 6 MB less the slices of the memory partition it disables (three HBM2 stacks "
+                   "of four)."},
         {.key = "rtx-2080-ti",
          .name = "NVIDIA GeForce RTX 2080 Ti",
          .compute_capability = 75,
