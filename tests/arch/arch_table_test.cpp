@@ -229,6 +229,12 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("Tesla V100-PCIE-16GB"), "v100-pcie");
     EXPECT_EQ(key_of("TITAN V"), "titan-v");
     EXPECT_EQ(key_of("NVIDIA Tesla V100"), "none"); // begins two
+    EXPECT_EQ(key_of("Tesla T4"), "t4");
+    EXPECT_EQ(key_of("NVIDIA L4"), "l4"); // itself, though "L40S" begins with it
+    EXPECT_EQ(key_of("NVIDIA A10"), "a10");
+    EXPECT_EQ(key_of("NVIDIA H100 PCIe"), "h100-pcie");
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 2070 SUPER"), "rtx-2070-super");
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3080 Ti"), "none"); // another GPU, not a 3080
     EXPECT_EQ(key_of("NVIDIA"), "none"); // no GPU named
     EXPECT_EQ(key_of("NVIDIA H200"), "h200-sxm");             // the one name it begins
     EXPECT_EQ(key_of("NVIDIA H100 80GB HBM3"), "h100-sxm");   // a name the driver gives it

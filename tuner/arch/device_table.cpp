@@ -88,6 +88,34 @@ std::vector<DeviceSpec> build_device_table()
                    "GB/s (384-bit GDDR6 at 14 Gbps), 130 Tensor TFLOPS; FP32 72 x 64 x 2 x 1.77 GHz = 16.3 TFLOPS. "
                    "TITAN RTX runs FP16 with FP32 accumulate at the full 130.5 TFLOPS (Turing whitepaper, Appendix "
                    "A); INT8 261 TOPS and the 6 MB L2 of the full TU102 from the same whitepaper."},
+        {.key = "t4",
+         .name = "NVIDIA T4",
+         .compute_capability = 75,
+         .sms = 40,
+         .boost_clock_mhz = 1590,
+         .memory_bandwidth_gbs = 320,
+         .l2_bytes = 4 * MiB,
+         .fp32_tflops = 8.1,
+         .fp16_tensor_tflops = 65,
+         .int8_tensor_tops = 130,
+         .reported_names = {"Tesla T4"},
+         .source = "NVIDIA T4 Tensor Core GPU datasheet: 2560 CUDA cores (40 SMs), 8.1 TFLOPS FP32, 65 TFLOPS "
+                   "mixed precision (FP16/FP32), 130 INT8 TOPS, 320 GB/s GDDR6; 1590 MHz the boost clock the FP32 "
+                   "figure implies (40 x 64 x 2 x 1.59 GHz = 8.1 TFLOPS); 4 MB L2 (TU104)."},
+        {.key = "rtx-2070-super",
+         .name = "NVIDIA GeForce RTX 2070 SUPER",
+         .compute_capability = 75,
+         .sms = 40,
+         .boost_clock_mhz = 1770,
+         .memory_bandwidth_gbs = 448,
+         .l2_bytes = 4 * MiB,
+         .fp32_tflops = 9.1,
+         .fp16_tensor_tflops = 36.2,
+         .int8_tensor_tops = 145,
+         .source = "NVIDIA GeForce RTX 2070 SUPER specifications: 2560 CUDA cores (40 SMs), 1770 MHz boost "
+                   "clock, 448 GB/s (256-bit GDDR6 at 14 Gbps); FP32 40 x 64 x 2 x 1.77 GHz = 9.1 TFLOPS; tensor "
+                   "figures at the Turing whitepaper's GeForce rates (8 tensor cores an SM, 512 FP16 flops a "
+                   "clock an SM with FP32 accumulate: 36.2 TFLOPS; INT8 four times that); 4 MB L2 (TU104)."},
         {.key = "a100-pcie-40gb",
          .name = "NVIDIA A100 PCIe 40GB",
          .compute_capability = 80,
@@ -180,6 +208,51 @@ std::vector<DeviceSpec> build_device_table()
          .source = "NVIDIA RTX A6000 datasheet: 10752 CUDA cores (84 SMs), 38.7 TFLOPS FP32, Tensor performance 309.7 "
                    "TFLOPS with sparsity (154.8 dense), 768 GB/s (384-bit GDDR6 at 16 Gbps); boost clock 1800 MHz = "
                    "38.7 TFLOPS / (10752 x 2); 6 MB L2 (GA102)."},
+        {.key = "a10",
+         .name = "NVIDIA A10",
+         .compute_capability = 86,
+         .sms = 72,
+         .boost_clock_mhz = 1695,
+         .memory_bandwidth_gbs = 600,
+         .l2_bytes = 6 * MiB,
+         .fp32_tflops = 31.2,
+         .fp16_tensor_tflops = 125,
+         .bf16_tensor_tflops = 125,
+         .int8_tensor_tops = 250,
+         .source = "NVIDIA A10 Tensor Core GPU datasheet: FP32 31.2 TFLOPS, BF16 and FP16 Tensor Core 125 | 250* "
+                   "TFLOPS, INT8 250 | 500* TOPS (* = with sparsity; the dense figure is used), 600 GB/s GDDR6; 72 "
+                   "SMs (9216 CUDA cores), 1695 MHz the clock the FP32 figure implies, 6 MB L2 (GA102)."},
+        {.key = "rtx-3080",
+         .name = "NVIDIA GeForce RTX 3080",
+         .compute_capability = 86,
+         .sms = 68,
+         .boost_clock_mhz = 1710,
+         .memory_bandwidth_gbs = 760,
+         .l2_bytes = 5 * MiB,
+         .fp32_tflops = 29.8,
+         .fp16_tensor_tflops = 59.5,
+         .bf16_tensor_tflops = 59.5,
+         .int8_tensor_tops = 238,
+         .source = "NVIDIA Ampere GA102 GPU Architecture whitepaper, GeForce RTX 3080 column (the 10 GB card; the "
+                   "12 GB one, 70 SMs and 912 GB/s, reports the same name): 68 SMs, 1710 MHz boost clock, 29.8 "
+                   "TFLOPS FP32, FP16 and BF16 Tensor with FP32 accumulate 59.5/119* TFLOPS, INT8 238/476* TOPS "
+                   "(* = with sparsity; the dense figure is used), 760 GB/s (320-bit GDDR6X at 19 Gbps), 5120 KB "
+                   "L2."},
+        {.key = "rtx-3070",
+         .name = "NVIDIA GeForce RTX 3070",
+         .compute_capability = 86,
+         .sms = 46,
+         .boost_clock_mhz = 1725,
+         .memory_bandwidth_gbs = 448,
+         .l2_bytes = 4 * MiB,
+         .fp32_tflops = 20.3,
+         .fp16_tensor_tflops = 40.6,
+         .bf16_tensor_tflops = 40.6,
+         .int8_tensor_tops = 162.6,
+         .source = "NVIDIA GeForce RTX 3070 specifications: 5888 CUDA cores (46 SMs), 1725 MHz boost clock, 448 "
+                   "GB/s (256-bit GDDR6 at 14 Gbps); FP32 46 x 128 x 2 x 1.725 GHz = 20.3 TFLOPS; tensor figures "
+                   "at the GA102 whitepaper's GeForce rates (512 FP16 flops a clock an SM with FP32 accumulate, "
+                   "dense: 40.6 TFLOPS; INT8 four times that); 4 MB L2 (GA104)."},
         {.key = "l40s",
          .name = "NVIDIA L40S 48GB",
          .compute_capability = 89,
@@ -215,6 +288,35 @@ std::vector<DeviceSpec> build_device_table()
                    "used: FP16 is \"Peak FP16 Tensor TFLOPS with FP32 Accumulate\" 165.2/330.4 (330.3 with FP16 "
                    "accumulate), \"Peak BF16 Tensor TFLOPS with FP32 Accumulate\" 165.2/330.4, \"Peak INT8 Tensor "
                    "TOPS\" 660.6/1321.2."},
+        {.key = "l4",
+         .name = "NVIDIA L4",
+         .compute_capability = 89,
+         .sms = 58,
+         .boost_clock_mhz = 2040,
+         .memory_bandwidth_gbs = 300,
+         .l2_bytes = 48 * MiB,
+         .fp32_tflops = 30.3,
+         .fp16_tensor_tflops = 121,
+         .bf16_tensor_tflops = 121,
+         .int8_tensor_tops = 242.5,
+         .source = "NVIDIA L4 Tensor Core GPU datasheet: FP32 30.3 TFLOPS, FP16 and BF16 Tensor Core 242* TFLOPS, "
+                   "INT8 485* TOPS (* = with sparsity; half of it, dense, is used), 300 GB/s GDDR6; 58 SMs (7424 "
+                   "CUDA cores), 2040 MHz boost clock, 48 MB L2 (AD104)."},
+        {.key = "rtx-4080",
+         .name = "NVIDIA GeForce RTX 4080",
+         .compute_capability = 89,
+         .sms = 76,
+         .boost_clock_mhz = 2505,
+         .memory_bandwidth_gbs = 716.8,
+         .l2_bytes = 64 * MiB,
+         .fp32_tflops = 48.7,
+         .fp16_tensor_tflops = 97.5,
+         .bf16_tensor_tflops = 97.5,
+         .int8_tensor_tops = 389.9,
+         .source = "NVIDIA Ada GPU Architecture whitepaper, GeForce RTX 4080 column: 76 SMs, 2505 MHz boost "
+                   "clock, 48.7 TFLOPS FP32, FP16 and BF16 Tensor with FP32 accumulate 97.5/194.9* TFLOPS, INT8 "
+                   "389.9/779.8* TOPS (* = with sparsity; the dense figure is used), 716.8 GB/s (256-bit GDDR6X at "
+                   "22.4 Gbps), 64 MB L2."},
         {.key = "h100-sxm",
          .name = "NVIDIA H100 SXM5 80GB",
          .compute_capability = 90,
@@ -250,6 +352,21 @@ std::vector<DeviceSpec> build_device_table()
                    "Tensor Core 1,979* TFLOPS and INT8 Tensor Core 3,958* TOPS (* = with sparsity, halved here to "
                    "dense), GPU memory bandwidth 4.8 TB/s. The same GH100 configuration as the H100 SXM: 132 SMs, "
                    "50 MB L2, 1980 MHz (H100 architecture whitepaper)."},
+        {.key = "h100-pcie",
+         .name = "NVIDIA H100 PCIe",
+         .compute_capability = 90,
+         .sms = 114,
+         .boost_clock_mhz = 1755,
+         .memory_bandwidth_gbs = 2000,
+         .l2_bytes = 50 * MiB,
+         .fp32_tflops = 51.2,
+         .fp16_tensor_tflops = 756.5,
+         .bf16_tensor_tflops = 756.5,
+         .int8_tensor_tops = 1513,
+         .source = "NVIDIA H100 Tensor Core GPU Architecture whitepaper v1.04, Table 3, H100 PCIe column: 114 SMs, "
+                   "50 MB L2, Peak FP32 51.2 TFLOPS, dense/sparse pairs 756.5/1513 (FP16 and BF16 with FP32 "
+                   "accumulate) and 1513/3026 (INT8), the dense first figure is used; 2 TB/s from the H100 "
+                   "datasheet's PCIe column; 1755 MHz the clock the FP32 figure implies (114 x 128 x 2)."},
         {.key = "b200",
          .name = "NVIDIA B200 (HGX B200, 180GB)",
          .compute_capability = 100,
