@@ -76,7 +76,7 @@ int archs_command(const Arguments& args)
                                  a.max_threads_per_sm, a.max_blocks_per_sm, a.registers_per_sm,
                                  a.max_registers_per_block, a.max_registers_per_thread, a.shared_per_sm / 1024,
                                  a.max_shared_per_block_optin / 1024, a.reserved_shared_per_block / 1024.0,
-                                 a.example_gpus, a.nvrtc_compiles ? "" : " (calculator only)");
+                                 a.example_gpus, a.nvrtc_compiles ? "" : " (this NVRTC cannot compile it: --nvrtc an older one)");
     std::cout << "\nDevices (datasheet peaks; tensor figures dense; * = the arch's default device):\n"
               << fmt::format("{:<15} {:<7} {:>5} {:>6} {:>8} {:>6} {:>7} {:>7} {:>7} {:>7}\n", "device", "arch", "SMs",
                              "MHz", "GB/s", "L2 MB", "fp32 TF", "fp16 TF", "bf16 TF", "int8 TO");
