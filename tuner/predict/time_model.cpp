@@ -54,9 +54,15 @@ LocalHits local_memory_hits(const PipeRates& rates, const LaunchShape& launch)
 
 namespace {
 
+// A unit's share of one wave, in SM cycles (a TimeTerm once the clock turns it into seconds).
+struct CycleTerm {
+    std::string name;
+    double cycles = 0;
+};
+
 struct WaveCycles {
     double cycles = 0;
-    std::vector<TimeTerm> terms; // in cycles
+    std::vector<CycleTerm> terms;
     std::string bound;           // the largest unit's term's name
     std::vector<std::string> phase_bounds; // each phase's, where there are phases
 };
@@ -76,24 +82,26 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
     const double shared_banks = w.shared_wavefronts / r.mio;
     const double lsu_dispatch = w.lsu_instructions * r.lsu_clocks_per_access / r.lsu;
     const double l1_wavefronts = (w.global_wavefronts + w.local_wavefronts) / r.lsu;
-    const std::vector<TimeTerm> pipes{
+    const std::vector<CycleTerm> pipes{
         {"issue", w.issue / r.issue},     {"fp32", w.fp32 / r.fp32},       {"fp64", w.fp64 / r.fp64},
         {"fp16", w.fp16 / r.fp16},         {"integer", w.integer / r.integer}, {"sfu", w.sfu / r.sfu},
         {"tensor", w.tensor / r.tensor},
     };
-    std::vector<TimeTerm> terms{{"latency", w.latency_cycles}};
-    for (const TimeTerm& pipe : pipes)
-        terms.push_back({pipe.name, busiest * pipe.seconds});
+    std::vector<CycleTerm> terms{{"latency", w.latency_cycles}};
+    for (const CycleTerm& pipe : pipes)
+        terms.push_back({pipe.name, busiest * pipe.cycles});
     terms.push_back({"shared", std::max(warps * shared_banks, busiest * shared_dispatch)});
     terms.push_back({"l1", std::max(warps * l1_wavefronts, busiest * lsu_dispatch)});
-    const TimeTerm most = *std::max_element(terms.begin(), terms.end(),
-                                            [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+    const CycleTerm most = *std::max_element(terms.begin(), terms.end(),
+                                             [](const CycleTerm& a, const CycleTerm& b) { return a.cycles < b.cycles; });
     // The units as a closed network of the wave's warps, each scheduler's a class
     // (closed_network.hpp): what their work costs together, which is never less than the
     // largest term. The largest term still names the bound: the unit the others queue behind.
-    ClosedNetwork network{.customers = per_scheduler, .warps = std::max(warps, static_cast<double>(per_scheduler))};
-    for (const TimeTerm& pipe : pipes)
-        network.per_scheduler.push_back(r.schedulers * pipe.seconds);
+    ClosedNetwork network;
+    network.customers = per_scheduler;
+    network.warps = std::max(warps, static_cast<double>(per_scheduler));
+    for (const CycleTerm& pipe : pipes)
+        network.per_scheduler.push_back(r.schedulers * pipe.cycles);
     network.per_scheduler.push_back(r.schedulers * shared_dispatch);
     network.per_scheduler.push_back(r.schedulers * lsu_dispatch);
     // A warp's access passes its scheduler's LD/ST units and then the SM's banks or L1, a
@@ -106,7 +114,7 @@ WaveCycles wave_cycles(const WarpCounts& w, const PipeRates& r, double warps)
     network.delay = std::max(0.0, w.latency_cycles - one_warp);
     const double contention = closed_network_cycle(network);
     terms.push_back({"contention", contention});
-    return {std::max(contention, most.seconds), std::move(terms), most.name, {}};
+    return {std::max(contention, most.cycles), std::move(terms), most.name, {}};
 }
 
 } // namespace
@@ -160,7 +168,7 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     if (!phases.empty())
         p.phase_bounds = full_waves > 0 ? full.phase_bounds : tail.phase_bounds;
     for (std::size_t i = 0; i < full.terms.size(); ++i) {
-        const double cycles = full_waves * full.terms[i].seconds + (rest > 0 ? tail.terms[i].seconds : 0);
+        const double cycles = full_waves * full.terms[i].cycles + (rest > 0 ? tail.terms[i].cycles : 0);
         p.terms.push_back({full.terms[i].name, cycles / hz});
     }
     // The SM's time is each wave's own, not one taken from the terms' sums over waves.
