@@ -46,7 +46,8 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
     if (document.contains("device_name") && document.at("device_name").is_string())
         out.device = document.at("device_name").get<std::string>();
     for (const auto& [index, params, entry] : cache.entries) {
-        MeasuredConfiguration c{params, std::nullopt, {}, {}};
+        MeasuredConfiguration c;
+        c.params = params;
         const json& time = entry.at("time");
         if (time.is_string()) {
             c.failure = time.get<std::string>();
@@ -84,7 +85,9 @@ MeasuredFile results_measurements(const json& document, const std::string& path,
             for (const auto& [name, value] : v.at("params").items())
                 out.parameters.push_back(name);
         const std::string status = v.value("status", "");
-        MeasuredConfiguration c{v.at("params"), measured_time(v), {}, {}};
+        MeasuredConfiguration c;
+        c.params = v.at("params");
+        c.seconds = measured_time(v);
         if (!c.seconds && (is_compile_failure(status) || status == "launch_error")) {
             c.failure = v.contains("error") && v.at("error").is_string() ? v.at("error").get<std::string>() : status;
             c.status = status;
