@@ -39,11 +39,11 @@ TEST(LaneAddresses, AScaleKnownOnlyAtRunTimeIsNotGuessed)
 TEST(LaneAddresses, GlobalSectorsCountCoalescing)
 {
     const BlockShape row{256, 1};
-    EXPECT_EQ(global_sectors({4, 0}, row, 4), 4);      // 128 contiguous bytes
-    EXPECT_EQ(global_sectors({8, 0}, row, 8), 8);      // float2: 256 bytes
-    EXPECT_EQ(global_sectors({4096, 0}, row, 4), 32);  // a row apart: a sector each
-    EXPECT_EQ(global_sectors({0, 4096}, {1, 32}, 4), 32); // blockDim.x = 1: lanes run down a column
-    EXPECT_EQ(global_sectors({4, 4096}, {8, 4}, 4), 4);   // 8 lanes of 32 bytes in each of 4 rows
+    EXPECT_EQ(global_footprint({4, 0}, row, 4).sectors, 4);      // 128 contiguous bytes
+    EXPECT_EQ(global_footprint({8, 0}, row, 8).sectors, 8);      // float2: 256 bytes
+    EXPECT_EQ(global_footprint({4096, 0}, row, 4).sectors, 32);  // a row apart: a sector each
+    EXPECT_EQ(global_footprint({0, 4096}, {1, 32}, 4).sectors, 32); // blockDim.x = 1: lanes run down a column
+    EXPECT_EQ(global_footprint({4, 4096}, {8, 4}, 4).sectors, 4);   // 8 lanes of 32 bytes in each of 4 rows
 }
 
 TEST(LaneAddresses, SharedWavefrontsCountBankConflicts)
@@ -123,12 +123,12 @@ TEST(LaneAddresses, WarpWorkCountsTheSectorsOfStridedAccesses)
 
 TEST(LaneAddresses, GlobalLinesCountTheCacheLinesAWarpTouches)
 {
-    EXPECT_EQ(global_lines({4, 0}, {256, 1}, 4), 1);      // 128 contiguous bytes
-    EXPECT_EQ(global_lines({16, 0}, {256, 1}, 16), 4);    // float4: 512 bytes
-    EXPECT_EQ(global_lines({4096, 0}, {256, 1}, 4), 32);  // a row apart: a line each
+    EXPECT_EQ(global_footprint({4, 0}, {256, 1}, 4).lines, 1);      // 128 contiguous bytes
+    EXPECT_EQ(global_footprint({16, 0}, {256, 1}, 16).lines, 4);    // float4: 512 bytes
+    EXPECT_EQ(global_footprint({4096, 0}, {256, 1}, 4).lines, 32);  // a row apart: a line each
     // A block 2 wide: each pair of lanes in a row of its own, 16 rows: 16 lines for 16 sectors.
-    EXPECT_EQ(global_lines({4, 16448}, {2, 16}, 4), 16);
-    EXPECT_EQ(global_sectors({4, 16448}, {2, 16}, 4), 16);
+    EXPECT_EQ(global_footprint({4, 16448}, {2, 16}, 4).lines, 16);
+    EXPECT_EQ(global_footprint({4, 16448}, {2, 16}, 4).sectors, 16);
 }
 
 } // namespace
@@ -156,9 +156,9 @@ TEST(LaneAddresses, CoefficientsBeyondSixtyFourBitsMakeTheAddressUnknown)
 TEST(LaneAddresses, LaneOffsetsBeyondSixtyFourBitsWrapAsTheHardwaresDo)
 {
     const LaneAffine huge{std::int64_t{1} << 61, 0};
-    EXPECT_EQ(global_sectors(huge, {32, 1}, 4), 8);
+    EXPECT_EQ(global_footprint(huge, {32, 1}, 4).sectors, 8);
     EXPECT_EQ(shared_wavefronts(huge, {32, 1}, 4), 8);
-    EXPECT_EQ(global_sectors({std::int64_t{1} << 62, std::int64_t{1} << 62}, {16, 2}, 16), 4);
+    EXPECT_EQ(global_footprint({std::int64_t{1} << 62, std::int64_t{1} << 62}, {16, 2}, 16).sectors, 4);
 }
 
 } // namespace

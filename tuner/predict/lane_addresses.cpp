@@ -147,17 +147,6 @@ std::vector<std::int64_t> lane_offsets(const LaneAffine& a, const BlockShape& sh
     return out;
 }
 
-// Aligned spans of `span` bytes (32: sectors, 128: cache lines) the first warp's access
-// touches, `bytes` a lane.
-int distinct_spans(const LaneAffine& address, const BlockShape& shape, int bytes, std::int64_t span)
-{
-    std::set<std::int64_t> spans;
-    for (const std::int64_t offset : lane_offsets(address, shape))
-        for (int k = 0; k < std::max(bytes, 1); k += 4)
-            spans.insert(floor_div(wrapping_add(offset, k), span));
-    return static_cast<int>(spans.size());
-}
-
 } // namespace
 
 std::vector<std::optional<LaneAffine>> lane_addresses(const PtxKernel& kernel)
@@ -180,14 +169,16 @@ std::vector<std::optional<LaneAffine>> lane_addresses(const PtxKernel& kernel)
     return out;
 }
 
-int global_sectors(const LaneAffine& address, const BlockShape& shape, int bytes)
+GlobalFootprint global_footprint(const LaneAffine& address, const BlockShape& shape, int bytes)
 {
-    return distinct_spans(address, shape, bytes, 32);
-}
-
-int global_lines(const LaneAffine& address, const BlockShape& shape, int bytes)
-{
-    return distinct_spans(address, shape, bytes, 128);
+    std::set<std::int64_t> sectors;
+    for (const std::int64_t offset : lane_offsets(address, shape))
+        for (int k = 0; k < std::max(bytes, 1); k += 4)
+            sectors.insert(floor_div(wrapping_add(offset, k), 32));
+    std::set<std::int64_t> lines; // four sectors a line: 32-byte sector s lies in line floor(s / 4)
+    for (const std::int64_t s : sectors)
+        lines.insert(floor_div(s, 4));
+    return {static_cast<int>(sectors.size()), static_cast<int>(lines.size())};
 }
 
 int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes)

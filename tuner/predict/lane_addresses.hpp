@@ -33,10 +33,13 @@ struct BlockShape {
 };
 
 // The first warp's lanes (threadIdx from lane 0 up, x fastest) for a block of `shape`.
-// 32-byte sectors touched by an access of `bytes` per lane at these per-lane offsets.
-[[nodiscard]] int global_sectors(const LaneAffine& address, const BlockShape& shape, int bytes);
-// The same access's 128-byte cache lines: L1 passes one line's sectors a wavefront.
-[[nodiscard]] int global_lines(const LaneAffine& address, const BlockShape& shape, int bytes);
+// What a global access of `bytes` per lane at these per-lane offsets touches: its 32-byte
+// sectors, and the 128-byte cache lines they lie in (L1 passes one line's sectors a wavefront).
+struct GlobalFootprint {
+    int sectors = 0;
+    int lines = 0;
+};
+[[nodiscard]] GlobalFootprint global_footprint(const LaneAffine& address, const BlockShape& shape, int bytes);
 // Shared-memory wavefronts: the most distinct 4-byte words any of the 32 banks serves, at
 // least one per 128 bytes the warp moves.
 [[nodiscard]] int shared_wavefronts(const LaneAffine& address, const BlockShape& shape, int bytes);

@@ -402,10 +402,9 @@ private:
                 // L1 passes one 128-byte line's sectors a wavefront: a warp's access takes a
                 // wavefront per four sectors, and at least one per line it touches (a narrow
                 // block's rows, each in a line of its own).
-                const int sectors = global_sectors(*lanes[i], block, bytes);
-                const int lines = global_lines(*lanes[i], block, bytes);
-                c.pipe_slots = std::max({1.0, std::ceil(sectors / 4.0), static_cast<double>(lines)});
-                c.bytes = 32.0 * sectors;
+                const GlobalFootprint touched = global_footprint(*lanes[i], block, bytes);
+                c.pipe_slots = std::max({1.0, std::ceil(touched.sectors / 4.0), static_cast<double>(touched.lines)});
+                c.bytes = 32.0 * touched.sectors;
             } else {
                 continue;
             }
