@@ -10,6 +10,7 @@
 //   build/bench/search_efficiency [--data DIR] [--spaces gemm,convolution,pnpoly]
 //       [--gpus RTX_3090,RTX_3060_Laptop] [--static DIR] [--prior]
 //       [--strategies random,ils,...] [--budgets 1,2,5] [--seeds 20] [--threads 2] [--markdown FILE]
+//       [--per-seed]   (each seed's fraction on stderr: which seeds a mean's misses are)
 #include "autotune_build_config.hpp"
 #include "comma_list.hpp"
 #include "emit/kt_cache_import.hpp"
@@ -24,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -55,6 +57,7 @@ int main(int argc, char** argv)
     std::size_t seeds = 20;
     std::size_t threads = 2;
     std::string markdown;
+    bool per_seed = false; // each seed's fraction on stderr: where a mean's misses are
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto value = [&]() -> std::string {
@@ -74,6 +77,7 @@ int main(int argc, char** argv)
         else if (arg == "--seeds") seeds = std::stoul(value());
         else if (arg == "--threads") threads = std::max<std::size_t>(1, std::stoul(value()));
         else if (arg == "--markdown") markdown = value();
+        else if (arg == "--per-seed") per_seed = true;
         else {
             std::cerr << "search_efficiency: unknown argument " << arg << "\n";
             return 2;
@@ -154,6 +158,8 @@ int main(int argc, char** argv)
                     seconds += durations[b][s];
                 }
                 row += fmt::format(" {:.3f} | {:.3f} |", sum / static_cast<double>(seeds), low);
+                if (per_seed)
+                    std::cerr << fmt::format("{} {} {} {}%: {:.3f}\n", name, gpus[g], strategy, budgets[b], fmt::join(fractions[b], " "));
             }
             row += fmt::format(" {:.2f} |\n", seconds / static_cast<double>(budgets.size() * seeds));
             table += row;
