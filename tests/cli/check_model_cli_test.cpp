@@ -323,6 +323,20 @@ TEST_F(CheckModelCli, PointsFileSaysWhatTheModelPredictedBesideWhatWasMeasured)
         EXPECT_DOUBLE_EQ(time.at("terms").at(time.at("bound").get<std::string>()).get<double>(), largest);
     }
     EXPECT_EQ(ranks, (std::set<std::size_t>{1, 2}));
+    // measured / predicted by each parameter's value: BLOCK's two values, one point each,
+    // as the points file has them; WIDTH ran at one value only and is left out.
+    const json out = json::parse(r.out);
+    const json& by = out.at("measured_over_predicted_by_parameter");
+    EXPECT_FALSE(by.contains("WIDTH")) << by.dump();
+    ASSERT_TRUE(by.contains("BLOCK")) << by.dump();
+    for (const json& row : rows) {
+        if (row.at("measured_seconds").is_null())
+            continue;
+        const json& scale = by.at("BLOCK").at(row.at("params").at("BLOCK").dump());
+        EXPECT_EQ(scale.at("points").get<std::size_t>(), 1u);
+        EXPECT_DOUBLE_EQ(scale.at("median").get<double>(), row.at("measured_seconds").get<double>() /
+                                                               row.at("predicted_time").at("seconds").get<double>());
+    }
 }
 
 TEST_F(CheckModelCli, PointsOfAKernelWithABarrierSayWhatBoundsEachOfItsPhases)

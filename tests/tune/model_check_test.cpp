@@ -277,6 +277,47 @@ TEST(ScoreModel, MeasuredOverPredictedIsAlsoGroupedByResidentWarpsPerScheduler)
     EXPECT_EQ(m.measured_over_predicted->points, 6u);
 }
 
+TEST(ScoreModel, MeasuredOverPredictedIsAlsoGroupedByEachParametersValue)
+{
+    // tile: 1 runs at 2-4x its prediction, 2 at 1.5x, 4 at 1x; block sorts it less (its
+    // values mix the tiles); fixed holds one value and is left out.
+    struct Row {
+        const char* tile;
+        const char* block;
+        double ratio;
+    };
+    const Row rows[] = {{"1", "64", 2.0}, {"1", "128", 4.0}, {"1", "64", 3.0}, {"2", "128", 1.5},
+                        {"2", "64", 1.5}, {"4", "128", 1.0}, {"4", "64", 1.0}, {"4", "128", 1.0}};
+    std::vector<CheckedPoint> points;
+    std::size_t rank = 0;
+    for (const Row& row : rows) {
+        points.push_back(ran(1e-3 * static_cast<double>(rank + 1), rank + 1, 0.5));
+        ++rank;
+        points.back().predicted_seconds = *points.back().measured / row.ratio;
+        points.back().parameters = {{"tile", row.tile}, {"block", row.block}, {"fixed", "7"}};
+    }
+    points.push_back(failed("too many registers")); // no time: in no group
+    points.back().parameters = {{"tile", "8"}, {"block", "64"}, {"fixed", "7"}};
+    const ModelCheck m = score_model(points);
+    const auto& by = m.measured_over_predicted_by_parameter;
+    ASSERT_EQ(by.size(), 2u);
+    EXPECT_FALSE(by.contains("fixed"));
+    ASSERT_EQ(by.at("tile").size(), 3u);
+    expect_scale(by.at("tile").at("1"), 3, 3.0, 2.5, 3.5);
+    expect_scale(by.at("tile").at("2"), 2, 1.5, 1.5, 1.5);
+    expect_scale(by.at("tile").at("4"), 3, 1.0, 1.0, 1.0);
+    EXPECT_EQ(by.at("block").at("64").points, 4u);
+    EXPECT_EQ(by.at("block").at("128").points, 4u);
+
+    const auto widest = widest_parameter_spread(m, 2);
+    ASSERT_TRUE(widest);
+    EXPECT_EQ(widest->parameter, "tile");
+    EXPECT_DOUBLE_EQ(widest->spread, 3.0);
+    // Values of fewer points than asked do not count: at 3, tile has two values left (3.0x).
+    EXPECT_DOUBLE_EQ(widest_parameter_spread(m, 3)->spread, 3.0);
+    EXPECT_FALSE(widest_parameter_spread(m, 5)); // no parameter has two values of 5 points
+}
+
 TEST(ScoreModel, AnEvenFactorBetweenMeasuredAndPredictedMovesNoRankingScore)
 {
     std::vector<CheckedPoint> points;

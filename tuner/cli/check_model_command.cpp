@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
@@ -301,6 +302,10 @@ int check_model(const CheckOptions& o)
         out["measured_over_predicted_by_bound"] = groups_json(check.measured_over_predicted_by_bound);
         out["measured_over_predicted_by_warps_per_scheduler"] =
             groups_json(check.measured_over_predicted_by_warps_per_scheduler);
+        json by_parameter = json::object();
+        for (const auto& [parameter, by_value] : check.measured_over_predicted_by_parameter)
+            by_parameter[parameter] = groups_json(by_value);
+        out["measured_over_predicted_by_parameter"] = by_parameter;
         out["instructions_counted_over_predicted"] = scale_json(check.instructions_counted_over_predicted);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
@@ -356,6 +361,26 @@ int check_model(const CheckOptions& o)
     };
     groups_line("the term that bounds it", check.measured_over_predicted_by_bound, true);
     groups_line("resident warps per scheduler", check.measured_over_predicted_by_warps_per_scheduler, false);
+    // The one parameter whose values sort the error most (values of at least 3 points),
+    // its values in order: the first place to look for what the model misjudges.
+    if (const auto widest = widest_parameter_spread(check, 3)) {
+        const auto& by_value = check.measured_over_predicted_by_parameter.at(widest->parameter);
+        std::vector<std::pair<std::string, TimeScale>> values(by_value.begin(), by_value.end());
+        const auto number = [](const std::string& text) {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            return end != text.c_str() && *end == '\0' ? std::optional<double>(v) : std::nullopt;
+        };
+        std::stable_sort(values.begin(), values.end(), [&](const auto& a, const auto& b) {
+            const auto x = number(a.first), y = number(b.first);
+            return x && y ? *x < *y : a.first < b.first;
+        });
+        std::vector<std::string> parts;
+        for (const auto& [value, scale] : values)
+            parts.push_back(fmt::format("{} {:.2f} ({})", value, scale.median, scale.points));
+        std::cout << fmt::format("  by {}, the parameter that sorts it most ({:.2f}x between its values' medians): {}\n",
+                                 widest->parameter, widest->spread, fmt::join(parts, ", "));
+    }
     // The issue term's count apart from the time, where the file carries a profiler's count.
     if (const auto& counted = check.instructions_counted_over_predicted)
         std::cout << fmt::format("counted / predicted warp instructions: median {:.2f}, quartiles {:.2f}-{:.2f} ({} "
@@ -420,9 +445,10 @@ int check_model_command(const Arguments& args)
                      "measured / predicted (a GPU held below the table's boost clock, as a profiler holds it,\n"
                      "is slower evenly where the SMs bound the time: --clock MHZ predicts at its clock), and the\n"
                      "same for the points each term of the model bounds (where it is off, by what it says limits\n"
-                     "the time) and by resident warps per scheduler; where the file counted each one's warp\n"
-                     "instructions (KTT's T4: Nsight Compute's smsp__inst_executed.sum), counted / predicted\n"
-                     "the same way.\n"
+                     "the time), by resident warps per scheduler and by each parameter's value (the text names\n"
+                     "the parameter whose values sort it most: what the model misjudges); where the file\n"
+                     "counted each one's warp instructions (KTT's T4: Nsight Compute's\n"
+                     "smsp__inst_executed.sum), counted / predicted the same way.\n"
                      "Parameters are joined by name; a parameter missing on one side is an error unless the\n"
                      "other holds it at one value (a fixed setting: noted). A file Kernel Tuner measured is\n"
                      "compiled as its CuPy backend compiled it: with -ftz=true (--compile-option=-ftz=false:\n"

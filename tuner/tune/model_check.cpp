@@ -151,6 +151,8 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
             c.predicted_instructions = ranked->predicted_time->warp_instructions;
         }
         c.counted_instructions = join.points[p].counted_instructions;
+        for (const auto& [name, value] : join.points[p].params.items())
+            c.parameters.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
         if (compiled.status != CompileStatus::ok)
             // A compile stopped at a limit fails as surely as one with an error: each says which.
             c.predicted_failure = fmt::format("{}: {}", to_string(compiled.status), compiled.error);
@@ -301,7 +303,38 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
         const int per_scheduler = (*c.resident_warps + 3) / 4; // 4 schedulers an SM, sm_70 on
         return std::string(per_scheduler <= 2 ? "1-2" : per_scheduler <= 4 ? "3-4" : per_scheduler <= 8 ? "5-8" : "9+");
     });
+    std::vector<std::string> names;
+    for (const std::size_t p : by_rank)
+        for (const auto& [name, value] : points[p].parameters)
+            if (std::ranges::find(names, name) == names.end())
+                names.push_back(name);
+    for (const std::string& name : names) {
+        auto by_value = by_group([&](const CheckedPoint& c) {
+            const auto it = std::ranges::find_if(c.parameters, [&](const auto& kv) { return kv.first == name; });
+            return it == c.parameters.end() ? std::string() : it->second;
+        });
+        if (by_value.size() > 1)
+            m.measured_over_predicted_by_parameter.emplace(name, std::move(by_value));
+    }
     return m;
+}
+
+std::optional<ParameterSpread> widest_parameter_spread(const ModelCheck& check, std::size_t min_points)
+{
+    std::optional<ParameterSpread> widest;
+    for (const auto& [parameter, by_value] : check.measured_over_predicted_by_parameter) {
+        double low = std::numeric_limits<double>::infinity(), high = 0;
+        std::size_t values = 0;
+        for (const auto& [value, scale] : by_value)
+            if (scale.points >= min_points && scale.median > 0) {
+                low = std::min(low, scale.median);
+                high = std::max(high, scale.median);
+                ++values;
+            }
+        if (values >= 2 && (!widest || high / low > widest->spread))
+            widest = ParameterSpread{.parameter = parameter, .spread = high / low};
+    }
+    return widest;
 }
 
 } // namespace autotune

@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace autotune {
@@ -68,6 +69,8 @@ struct CheckedPoint {
     std::string predicted_bound;               // the term that bounds that time ("issue", "phases (latency, shared)")
     std::optional<double> counted_instructions;   // warp instructions a profiler counted, where the file has them
     std::optional<double> predicted_instructions; // the model's, where it predicted a time
+    // Its tuning parameters as the measured file records them (name, value as JSON text).
+    std::vector<std::pair<std::string, std::string>> parameters;
 };
 
 // The points of a join after the pipeline ran on its variants (predict_problem): a compile
@@ -113,11 +116,24 @@ struct ModelCheck {
     // ... and of the points with as many resident warps per scheduler ("1-2", "3-4", "5-8",
     // "9+"; an SM has 4): how well the model's latency hiding holds as warps get few.
     std::map<std::string, TimeScale> measured_over_predicted_by_warps_per_scheduler;
+    // ... and by each tuning parameter's value (parameter → value → scale; parameters with
+    // one value left out): which choice the model misjudges, e.g. a per-thread tile whose
+    // shared part (once a loop trip, whatever the tile) is mispredicted.
+    std::map<std::string, std::map<std::string, TimeScale>> measured_over_predicted_by_parameter;
     std::vector<std::size_t> misses;           // the failures_only_predicted points
     std::vector<std::size_t> unpredicted;      // the failures_only_measured points
 };
 
 [[nodiscard]] ModelCheck score_model(const std::vector<CheckedPoint>& points);
+
+// The parameter whose values sort measured / predicted the most: the largest ratio of its
+// values' highest median to their lowest, over the values of at least `min_points` points
+// each (at least two such values). None when no parameter has two.
+struct ParameterSpread {
+    std::string parameter;
+    double spread = 1; // highest median / lowest
+};
+[[nodiscard]] std::optional<ParameterSpread> widest_parameter_spread(const ModelCheck& check, std::size_t min_points);
 
 // The expected optimum / best time of the first `picks` of an order given as tie groups of
 // measured times (best first; a pick within a group uniformly random). optimum: the
