@@ -192,6 +192,22 @@ double expected_best_fraction(const std::vector<std::vector<double>>& groups, st
     return std::isinf(best) ? 0.0 : optimum / best;
 }
 
+namespace {
+
+// The median and quartiles of `ratios`; none when there are none.
+std::optional<TimeScale> time_scale(std::vector<double> ratios)
+{
+    if (ratios.empty())
+        return std::nullopt;
+    std::sort(ratios.begin(), ratios.end());
+    return TimeScale{.median = percentile(ratios, 0.5),
+                     .lower_quartile = percentile(ratios, 0.25),
+                     .upper_quartile = percentile(ratios, 0.75),
+                     .points = ratios.size()};
+}
+
+} // namespace
+
 ModelCheck score_model(const std::vector<CheckedPoint>& points)
 {
     ModelCheck m;
@@ -273,13 +289,7 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
             if (const auto c = counted(points[p]), q = predicted(points[p]);
                 c && q && *q > 0 && (only.empty() || group(points[p]) == only))
                 ratios.push_back(*c / *q);
-        if (ratios.empty())
-            return std::nullopt;
-        std::sort(ratios.begin(), ratios.end());
-        return TimeScale{.median = percentile(ratios, 0.5),
-                         .lower_quartile = percentile(ratios, 0.25),
-                         .upper_quartile = percentile(ratios, 0.75),
-                         .points = ratios.size()};
+        return time_scale(std::move(ratios));
     };
     const auto measured = [](const CheckedPoint& c) { return c.measured; };
     const auto predicted_seconds = [](const CheckedPoint& c) { return c.predicted_seconds; };
@@ -303,18 +313,19 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
         const int per_scheduler = (*c.resident_warps + 3) / 4; // 4 schedulers an SM, sm_70 on
         return std::string(per_scheduler <= 2 ? "1-2" : per_scheduler <= 4 ? "3-4" : per_scheduler <= 8 ? "5-8" : "9+");
     });
-    std::vector<std::string> names;
+    // By each parameter's value: one pass over the points (a parameter may have as many
+    // values as points).
+    std::map<std::string, std::map<std::string, std::vector<double>>> ratios_by_parameter;
     for (const std::size_t p : by_rank)
-        for (const auto& [name, value] : points[p].parameters)
-            if (std::ranges::find(names, name) == names.end())
-                names.push_back(name);
-    for (const std::string& name : names) {
-        auto by_value = by_group([&](const CheckedPoint& c) {
-            const auto it = std::ranges::find_if(c.parameters, [&](const auto& kv) { return kv.first == name; });
-            return it == c.parameters.end() ? std::string() : it->second;
-        });
-        if (by_value.size() > 1)
-            m.measured_over_predicted_by_parameter.emplace(name, std::move(by_value));
+        if (const CheckedPoint& c = points[p]; c.measured && c.predicted_seconds && *c.predicted_seconds > 0)
+            for (const auto& [name, value] : c.parameters)
+                ratios_by_parameter[name][value].push_back(*c.measured / *c.predicted_seconds);
+    for (auto& [name, by_value] : ratios_by_parameter) {
+        if (by_value.size() < 2)
+            continue; // one value: nothing it sorts
+        auto& scales = m.measured_over_predicted_by_parameter[name];
+        for (auto& [value, ratios] : by_value)
+            scales.emplace(value, *time_scale(std::move(ratios)));
     }
     return m;
 }
