@@ -2,13 +2,18 @@
 
 namespace autotune {
 
+std::string plain_value_text(const nlohmann::ordered_json& value)
+{
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 std::string assignments_text(const nlohmann::ordered_json& values, std::string_view separator)
 {
     std::string text;
     for (const auto& [name, value] : values.items()) {
         if (!text.empty())
             text += separator;
-        text += name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+        text += name + "=" + plain_value_text(value);
     }
     return text;
 }

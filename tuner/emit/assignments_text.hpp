@@ -8,6 +8,9 @@
 
 namespace autotune {
 
+// One value as such a line writes it: a string bare, anything else as JSON writes it.
+[[nodiscard]] std::string plain_value_text(const nlohmann::ordered_json& value);
+
 [[nodiscard]] std::string assignments_text(const nlohmann::ordered_json& values, std::string_view separator = ",");
 
 } // namespace autotune

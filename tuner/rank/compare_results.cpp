@@ -1,5 +1,7 @@
 #include "rank/compare_results.hpp"
 
+#include "emit/assignments_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -19,16 +21,9 @@ constexpr double clock_note_fraction = 0.02;
 // |d| ≤ T holds at T itself although t·(1 + T) / t − 1 rounds above it.
 constexpr double rounding = 1e-12;
 
-std::string value_text(const json& v)
-{
-    return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
 std::string variables_text(const json& variables)
 {
-    std::string text;
-    for (const auto& [name, value] : variables.items())
-        text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value_text(value));
+    const std::string text = assignments_text(variables);
     return text.empty() ? "-" : text;
 }
 
@@ -60,7 +55,7 @@ std::optional<double> positive_number(const json& object, const char* field)
 
 std::string winner_text(const json& winner)
 {
-    return winner.is_null() ? "-" : fmt::format("#{}", value_text(winner.at("index")));
+    return winner.is_null() ? "-" : fmt::format("#{}", plain_value_text(winner.at("index")));
 }
 
 bool same_variant(const json& a, const json& b)

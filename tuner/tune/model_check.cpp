@@ -1,6 +1,7 @@
 #include "tune/model_check.hpp"
 
 #include "compile/compiled_variant.hpp"
+#include "emit/assignments_text.hpp"
 #include "measure/sample_statistics.hpp"
 #include "rank/rank_problem.hpp"
 #include "space/variant_from_values.hpp"
@@ -152,7 +153,7 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
         }
         c.counted_instructions = join.points[p].counted_instructions;
         for (const auto& [name, value] : join.points[p].params.items())
-            c.parameters.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+            c.parameters.emplace_back(name, plain_value_text(value));
         if (compiled.status != CompileStatus::ok)
             // A compile stopped at a limit fails as surely as one with an error: each says which.
             c.predicted_failure = fmt::format("{}: {}", to_string(compiled.status), compiled.error);
