@@ -2,11 +2,6 @@
 
 namespace autotune {
 
-std::string plain_value_text(const nlohmann::ordered_json& value)
-{
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
 std::string assignments_text(const nlohmann::ordered_json& values, std::string_view separator)
 {
     std::string text;

@@ -2,14 +2,13 @@
 // variables) as one line, in the object's order; strings bare, numbers as JSON writes them.
 #pragma once
 
+#include "util/plain_value_text.hpp"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 namespace autotune {
-
-// One value as such a line writes it: a string bare, anything else as JSON writes it.
-[[nodiscard]] std::string plain_value_text(const nlohmann::ordered_json& value);
 
 [[nodiscard]] std::string assignments_text(const nlohmann::ordered_json& values, std::string_view separator = ",");
 

@@ -7,6 +7,7 @@
 #include "strategy/replay.hpp"
 #include "measure/sample_statistics.hpp"
 #include "util/one_line.hpp"
+#include "util/plain_value_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -227,7 +228,7 @@ KtCache kt_cache_entries(const json& cache, const std::string& path)
                 position = static_cast<std::size_t>(std::find(values.begin(), values.end(), *it) - values.begin());
             } else if (key_values.size() == names.size()) {
                 for (std::size_t v = 0; v < values.size() && position == values.size(); ++v)
-                    if ((values[v].is_string() ? values[v].get<std::string>() : values[v].dump()) == key_values[k])
+                    if (plain_value_text(values[v]) == key_values[k])
                         position = v;
             }
             if (position == values.size())

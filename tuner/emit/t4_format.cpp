@@ -3,6 +3,7 @@
 #include "compile/compiled_variant.hpp"
 #include "emit/problem_views.hpp"
 #include "strategy/replay.hpp"
+#include "util/plain_value_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -174,7 +175,7 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
                 seen.push_back(value);
             if (!key.empty())
                 key += ',';
-            key += value.is_string() ? value.get<std::string>() : value.dump();
+            key += plain_value_text(value);
         }
         // The objective is the measurement the record names first ("time" for Kernel Tuner
         // and KTT 2.2, "TotalDuration" in KTT's converted files). Held by value: r.value()

@@ -1,6 +1,7 @@
 #include "rank/compare_results.hpp"
 
 #include "emit/assignments_text.hpp"
+#include "util/plain_value_text.hpp"
 
 #include <algorithm>
 #include <cmath>

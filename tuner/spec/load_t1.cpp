@@ -6,6 +6,7 @@
 #include "spec/load_spec.hpp"
 #include "spec/python_expression.hpp"
 #include "util/closest_name.hpp"
+#include "util/plain_value_text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -120,8 +121,7 @@ void read_parameters(const T1Reader& r, const json& space, KernelSpec& spec, std
                    fmt::format("'{}' is not supported (int or uint only: parameters are integer macros)", type));
         const json& values = r.required(p, "Values", at);
         try {
-            const std::string text = values.is_string() ? values.get<std::string>() : values.dump();
-            parameter.values = evaluate_python_integers(text, {}, at + ".Values");
+            parameter.values = evaluate_python_integers(plain_value_text(values), {}, at + ".Values");
         } catch (const ExpressionError& e) {
             throw SpecError(fmt::format("{}: {}", r.path().string(), e.what()));
         }
@@ -529,7 +529,7 @@ void read_reference(const std::vector<std::int64_t>& defaults, const std::vector
             if (!local.contains(axis))
                 continue;
             const json& e = local.at(axis);
-            const PythonValue v = evaluate_python(e.is_string() ? e.get<std::string>() : e.dump(), scope, "LocalSize");
+            const PythonValue v = evaluate_python(plain_value_text(e), scope, "LocalSize");
             threads *= std::holds_alternative<std::int64_t>(v.value) ? std::get<std::int64_t>(v.value) : 0;
         }
         if (threads < 1 || threads > 1024)

@@ -1,12 +1,12 @@
 #include "tune/model_check.hpp"
 
 #include "compile/compiled_variant.hpp"
-#include "emit/assignments_text.hpp"
 #include "measure/sample_statistics.hpp"
 #include "rank/rank_problem.hpp"
 #include "space/variant_from_values.hpp"
 #include "strategy/random_source.hpp"
 #include "strategy/replay.hpp"
+#include "util/plain_value_text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
