@@ -42,9 +42,10 @@ constexpr double highest_sm_clock_mhz = 10'000;
 
 // The device whose name is `reported` as a driver or a tool reports it ("NVIDIA
 // A100-PCIE-40GB" for "NVIDIA A100 PCIe 40GB": case, spaces and punctuation aside), or
-// else the one device whose name it begins ("NVIDIA H200" for "NVIDIA H200 SXM 141GB"), or
-// one of a device's reported_names ("NVIDIA H100 80GB HBM3"); nullptr when there is none or
-// more than one.
+// one of a device's reported_names ("NVIDIA H100 80GB HBM3"), or else the one device whose
+// name it begins where the rest of that name starts with a form factor or a memory ("NVIDIA
+// H200" for "NVIDIA H200 SXM 141GB"; "RTX 2080" is not the "RTX 2080 Ti", another GPU);
+// nullptr when there is none or more than one.
 [[nodiscard]] const DeviceSpec* find_device_by_name(std::string_view reported);
 // find_device_by_name's device where it is of this architecture (compute capability as
 // 86): the device a prediction for that arch may stand for; nullptr otherwise.

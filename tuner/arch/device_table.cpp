@@ -1,6 +1,7 @@
 #include "arch/device_spec.hpp"
 #include "arch/arch_target.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -429,34 +430,61 @@ const DeviceSpec* default_device_for(int compute_capability)
 
 namespace {
 
-// Letters (lower case) and digits only, without the vendor: drivers before 2021 (and the
-// Kernel Tuner caches measured with them) report "GeForce RTX 2080 Ti", "TITAN RTX".
-std::string name_letters(std::string_view name)
+// The words of a name, lower case, without the vendor: drivers before 2021 (and the Kernel
+// Tuner caches measured with them) report "GeForce RTX 2080 Ti", "TITAN RTX", and
+// punctuation varies ("A100-PCIE-40GB" for "A100 PCIe 40GB").
+std::vector<std::string> name_words(std::string_view name)
 {
-    std::string out;
+    std::vector<std::string> words(1);
     for (const char c : name)
         if (std::isalnum(static_cast<unsigned char>(c)))
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out.starts_with("nvidia") ? out.substr(6) : out;
+            words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else if (!words.back().empty())
+            words.emplace_back();
+    if (words.back().empty())
+        words.pop_back();
+    if (!words.empty() && words.front() == "nvidia")
+        words.erase(words.begin());
+    return words;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string out;
+    for (const auto& w : words)
+        out += w;
+    return out;
+}
+
+// Whether a table name may go on past a shorter reported one with this word: a form factor
+// or a memory ("NVIDIA H200" is the H200 SXM 141GB). A tier word ("Ti", "SUPER", "Laptop")
+// names another GPU: "RTX 2080" is not the 2080 Ti, nor "RTX 3060" the Laptop GPU.
+bool names_a_form_factor_or_memory(const std::string& word)
+{
+    if (word == "pcie" || word == "hgx" || word == "nvl" || word.starts_with("sxm") || word.starts_with("hbm"))
+        return true;
+    return word.size() > 2 && word.ends_with("gb") &&
+           std::all_of(word.begin(), word.end() - 2, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 } // namespace
 
 const DeviceSpec* find_device_by_name(std::string_view reported)
 {
-    const std::string wanted = name_letters(reported);
+    const std::vector<std::string> wanted = name_words(reported);
     if (wanted.empty())
         return nullptr;
     const DeviceSpec* begun = nullptr;
     std::size_t begun_count = 0;
     for (const auto& device : device_table()) {
-        const std::string letters = name_letters(device.name);
-        if (letters == wanted)
+        const std::vector<std::string> words = name_words(device.name);
+        if (joined(words) == joined(wanted))
             return &device;
         for (const std::string& reported_name : device.reported_names)
-            if (name_letters(reported_name) == wanted)
+            if (joined(name_words(reported_name)) == joined(wanted))
                 return &device;
-        if (letters.starts_with(wanted)) {
+        if (words.size() > wanted.size() && std::equal(wanted.begin(), wanted.end(), words.begin()) &&
+            names_a_form_factor_or_memory(words[wanted.size()])) {
             begun = &device;
             ++begun_count;
         }
