@@ -242,8 +242,10 @@ TEST(DeviceTable, FindsADeviceByTheNameADriverReports)
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 3090 Ti"), "none");  // another GPU, not a 3090
     // A shorter name stands for a longer one only where the rest is a form factor or a
     // memory: a tier word names another GPU.
-    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3060"), "none");      // the desktop card, not the Laptop GPU
-    EXPECT_EQ(key_of("NVIDIA GeForce RTX 2080"), "none");      // not the 2080 Ti
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 3060"), "rtx-3060");  // the desktop card, not the Laptop GPU
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 2080"), "rtx-2080");  // not the 2080 Ti
+    EXPECT_EQ(key_of("NVIDIA A100-SXM4-40GB"), "a100-sxm-40gb");
+    EXPECT_EQ(key_of("NVIDIA GeForce RTX 2080 SUPER"), "none");
     EXPECT_EQ(key_of("NVIDIA GeForce RTX 2070"), "none");      // not the 2070 SUPER
     EXPECT_EQ(key_of("NVIDIA L40"), "none");                   // not the L40S
     EXPECT_EQ(key_of("NVIDIA B200"), "b200");                  // "B200 (HGX B200, 180GB)"

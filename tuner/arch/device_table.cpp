@@ -80,6 +80,21 @@ std::vector<DeviceSpec> build_device_table()
                    "1545 MHz boost clock, 13.4 TFLOPS FP32, FP16 Tensor with FP32 accumulate 53.8 TFLOPS (107.6 with "
                    "FP16 accumulate), INT8 Tensor 215.2 TOPS, 616 GB/s (352-bit GDDR6 at 14 Gbps), 5632 KB L2. One of "
                    "the GPUs of Kernel Tuner's published measurements."},
+        {.key = "rtx-2080",
+         .name = "NVIDIA GeForce RTX 2080",
+         .compute_capability = 75,
+         .sms = 46,
+         .boost_clock_mhz = 1710,
+         .memory_bandwidth_gbs = 448,
+         .l2_bytes = 4 * MiB,
+         .fp32_tflops = 10.1,
+         .fp16_tensor_tflops = 40.3,
+         .int8_tensor_tops = 161.1,
+         .source = "NVIDIA Turing GPU Architecture whitepaper, Table 2 (GeForce RTX 2080 reference; the Founders "
+                   "Edition boosts to 1800 MHz): 2944 CUDA cores (46 SMs), 1710 MHz boost clock, FP16 Tensor with "
+                   "FP32 accumulate 40.3 TFLOPS (80.5 with FP16 accumulate), INT8 Tensor 161.1 TOPS, 448 GB/s "
+                   "(256-bit GDDR6 at 14 Gbps), 4 MB L2 (TU104); FP32 46 x 64 x 2 x 1.71 GHz = 10.1 TFLOPS. Not the "
+                   "2080 Ti, nor the 2080 SUPER (48 SMs), which the driver names apart."},
         {.key = "titan-rtx",
          .name = "NVIDIA TITAN RTX",
          .compute_capability = 75,
@@ -137,6 +152,21 @@ std::vector<DeviceSpec> build_device_table()
                    "Tensor Core 312 | 624* TFLOPS, INT8 624 | 1248* TOPS (* = with sparsity; the dense figure is "
                    "used), GPU memory bandwidth 1,555 GB/s; 108 SMs, 1410 MHz and 40 MB L2 from the A100 "
                    "architecture whitepaper."},
+        {.key = "a100-sxm-40gb",
+         .name = "NVIDIA A100 SXM4 40GB",
+         .compute_capability = 80,
+         .sms = 108,
+         .boost_clock_mhz = 1410,
+         .memory_bandwidth_gbs = 1555,
+         .l2_bytes = 40 * MiB,
+         .fp32_tflops = 19.5,
+         .fp16_tensor_tflops = 312,
+         .bf16_tensor_tflops = 312,
+         .int8_tensor_tops = 624,
+         .source = "NVIDIA A100 Tensor Core GPU datasheet (2020), A100 40GB SXM column: FP32 19.5 TFLOPS, FP16 and "
+                   "BFLOAT16 Tensor Core 312 | 624* TFLOPS, INT8 624 | 1248* TOPS (* = with sparsity; the dense "
+                   "figure is used), GPU memory bandwidth 1,555 GB/s (HBM2); 108 SMs, 1410 MHz and 40 MB L2 from "
+                   "the A100 architecture whitepaper. The driver calls it \"A100-SXM4-40GB\"."},
         {.key = "a100-sxm-80gb",
          .name = "NVIDIA A100 SXM4 80GB",
          .compute_capability = 80,
@@ -187,6 +217,22 @@ std::vector<DeviceSpec> build_device_table()
                    "x 2 x 1.703 GHz = 13.1 TFLOPS; the tensor figures scale the RTX 3090's per-SM, per-clock rates "
                    "(GeForce: FP16 with FP32 accumulate at half rate) to 30 SMs at 1703 MHz. Kernel Tuner measured "
                    "the shared data's spaces on it."},
+        {.key = "rtx-3060",
+         .name = "NVIDIA GeForce RTX 3060",
+         .compute_capability = 86,
+         .sms = 28,
+         .boost_clock_mhz = 1777,
+         .memory_bandwidth_gbs = 360,
+         .l2_bytes = 3 * MiB,
+         .fp32_tflops = 12.7,
+         .fp16_tensor_tflops = 25.5,
+         .bf16_tensor_tflops = 25.5,
+         .int8_tensor_tops = 102,
+         .source = "NVIDIA GeForce RTX 3060 specifications (the desktop card, 12 GB): 3584 CUDA cores (28 SMs), "
+                   "1777 MHz boost clock, 12 GB GDDR6 on a 192-bit bus at 15 Gbps = 360 GB/s (the later 8 GB card, "
+                   "128-bit and 240 GB/s, reports the same name); FP32 28 x 128 x 2 x 1.777 GHz = 12.7 TFLOPS; "
+                   "tensor figures at the GA102 whitepaper's GeForce rates (512 FP16 flops a clock an SM with FP32 "
+                   "accumulate, dense: 25.5 TFLOPS; INT8 four times that); 3 MB L2 (GA106). Not the Laptop GPU."},
         {.key = "rtx-a4000",
          .name = "NVIDIA RTX A4000",
          .compute_capability = 86,
