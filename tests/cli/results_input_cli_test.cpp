@@ -4,6 +4,7 @@
 // saying why.
 #include "support/test_support.hpp"
 
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
@@ -165,6 +166,42 @@ TEST_F(ResultsInputCli, AnImportedKernelTunerSpaceIsReadOrRefusedInOneLineSaying
         }
         std::filesystem::remove_all(dir.path() / "written");
     }
+}
+
+// Gzipped, as Kernel Tuner ships its caches: a results file reads as it would plain, a
+// gzipped Kernel Tuner cache is named as one (with the import that makes a results file of
+// it) rather than failing as JSON at its first byte, and gzip that does not inflate is one
+// line naming the file.
+TEST_F(ResultsInputCli, AGzippedFileIsReadAsItsTextAndAGzippedCacheIsNamedAsOne)
+{
+    const auto gzipped = [&](const std::string& plain) {
+        const std::string gz = plain + ".gz";
+        EXPECT_EQ(std::system(("gzip -c '" + plain + "' > '" + gz + "'").c_str()), 0);
+        return gz;
+    };
+    const std::string results = gzipped(write("measured.json", measured()));
+    for (const auto& command : {"header " + results + " --no-check -o " + written("h.hpp").string(),
+                                "replay " + results + " --strategy random --budget 5"}) {
+        const auto r = autotune(command);
+        EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    }
+    EXPECT_THAT(test::read_file(written("h.hpp")), HasSubstr("copy"));
+
+    const auto cache = dir.path() / "cache.json";
+    std::ofstream(cache) << small_cache(true);
+    const std::string cache_gz = gzipped(cache.string());
+    const auto refused = autotune("replay " + cache_gz + " --strategy random --budget 5");
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr(cache_gz + ": a Kernel Tuner cache, not an autotune results file"));
+    EXPECT_EQ(lines(refused.err), 1u) << refused.err;
+
+    const std::string whole = test::read_file(results);
+    const auto cut = dir.path() / "cut.json.gz";
+    std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() / 2);
+    const auto broken = autotune("replay " + cut.string() + " --strategy random --budget 5");
+    EXPECT_EQ(broken.exit_code, 2) << broken.err;
+    EXPECT_THAT(broken.err, HasSubstr("results file '" + cut.string() + "': not a readable gzip file"));
+    EXPECT_EQ(lines(broken.err), 1u) << broken.err;
 }
 
 // A run may compile with another toolkit's NVRTC (--nvrtc: CUDA 12 for a V100, sm_70, which

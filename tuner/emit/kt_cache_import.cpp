@@ -6,6 +6,7 @@
 #include "emit/t4_format.hpp"
 #include "strategy/replay.hpp"
 #include "measure/sample_statistics.hpp"
+#include "util/gzip_text.hpp"
 #include "util/one_line.hpp"
 #include "util/plain_value_text.hpp"
 
@@ -13,63 +14,25 @@
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
-#include <limits>
 #include <sstream>
-#include <zlib.h>
 
 namespace autotune {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-// gzip members (magic 1f 8b) inflated one after another; anything else as is.
-std::string gunzip(const std::string& data, const std::string& path)
-{
-    if (data.size() > std::numeric_limits<uInt>::max())
-        throw KtCacheError(fmt::format("Kernel Tuner cache '{}' is too large", path));
-    std::string out;
-    z_stream stream{};
-    if (inflateInit2(&stream, 15 + 16) != Z_OK)
-        throw KtCacheError(fmt::format("'{}': cannot start zlib", path));
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    stream.avail_in = static_cast<uInt>(data.size());
-    char buffer[1 << 16];
-    for (;;) {
-        stream.next_out = reinterpret_cast<Bytef*>(buffer);
-        stream.avail_out = sizeof buffer;
-        const int status = inflate(&stream, Z_NO_FLUSH);
-        out.append(buffer, sizeof buffer - stream.avail_out);
-        if (status == Z_STREAM_END) {
-            if (stream.avail_in == 0)
-                break;
-            inflateReset(&stream); // a concatenated member follows
-            continue;
-        }
-        if (status != Z_OK || (stream.avail_in == 0 && stream.avail_out != 0)) {
-            const std::string why = stream.msg ? stream.msg : status == Z_OK ? "truncated" : "corrupt data";
-            inflateEnd(&stream);
-            throw KtCacheError(one_line(fmt::format("'{}' is not a readable gzip file: {}", path, why)));
-        }
-    }
-    inflateEnd(&stream);
-    return out;
-}
-
 std::string read_cache_text(const std::filesystem::path& path)
 {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error))
         throw KtCacheError(fmt::format("Kernel Tuner cache '{}' not found", path.string()));
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    if (!in)
+    try {
+        return read_maybe_gzipped(path);
+    } catch (const GzipError& e) {
+        throw KtCacheError(one_line(fmt::format("'{}' {}", path.string(), e.what())));
+    } catch (const std::invalid_argument&) {
         throw KtCacheError(fmt::format("cannot read Kernel Tuner cache '{}'", path.string()));
-    std::string data = buffer.str();
-    if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b)
-        return gunzip(data, path.string());
-    return data;
+    }
 }
 
 json parse_cache(const std::string& text, const std::string& path)

@@ -3,10 +3,10 @@
 #include "emit/results_shape.hpp"
 #include "space/variant_from_values.hpp"
 #include "spec/load_spec.hpp"
+#include "util/gzip_text.hpp"
 #include "util/project_paths.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <stdexcept>
 
 namespace autotune {
@@ -15,12 +15,20 @@ using json = nlohmann::ordered_json;
 
 json read_results_file(const std::filesystem::path& path)
 {
-    std::ifstream in(path);
-    if (!in)
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
         throw std::invalid_argument(fmt::format("results file '{}' not found", path.string()));
+    // Gzipped or not, as a Kernel Tuner cache may be: one that is gzipped is then named as a
+    // cache (check_results_shape) rather than failing as JSON at its first byte.
+    std::string text;
+    try {
+        text = read_maybe_gzipped(path);
+    } catch (const std::invalid_argument& e) { // GzipError, an unreadable file
+        throw std::invalid_argument(fmt::format("results file '{}': {}", path.string(), e.what()));
+    }
     json results;
     try {
-        results = json::parse(in);
+        results = json::parse(text);
     } catch (const json::exception& e) {
         throw std::invalid_argument(fmt::format("results file '{}' is not valid JSON: {}", path.string(), e.what()));
     }
