@@ -201,6 +201,24 @@ TEST_F(ReplayImportCli, AnotherGpusMeasurementsAsPriorAreJoinedAndLeadTheSearchT
     EXPECT_THAT(text.out, HasSubstr("prior times from " + file));
 }
 
+// Kernel Tuner's cache as it ships (gzipped) replays, and serves as a prior, as its import
+// does: the same points, the same search, seed for seed.
+TEST_F(ReplayImportCli, TheCacheItselfReplaysAsItsImport)
+{
+    const std::string cache = cache_file("pnpoly").string();
+    const std::string imported = results().string();
+    const auto as_cache = run("replay " + cache + " --strategy forest --budget 20 --seed 3 --prior " + cache + " --json");
+    const auto as_import = run("replay " + imported + " --strategy forest --budget 20 --seed 3 --prior " + imported + " --json");
+    ASSERT_EQ(as_cache.exit_code, 0) << as_cache.err;
+    ASSERT_EQ(as_import.exit_code, 0) << as_import.err;
+    json a = json::parse(as_cache.out), b = json::parse(as_import.out);
+    EXPECT_EQ(a.at("results"), cache);
+    for (json* d : {&a, &b})
+        d->erase("results");
+    EXPECT_EQ(a, b);
+    EXPECT_GT(a.at("prior_points").get<std::size_t>(), 3000u);
+}
+
 TEST_F(ReplayImportCli, APriorOfOtherProblemsOnlyIsRefusedBeforeCompiling)
 {
     const auto out = dir_->path() / "prior-problems";
@@ -228,7 +246,6 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         {"replay " + file + " --strategy random", "--budget"},
         {"replay " + file + " --budget 5", "--strategy"},
         {"replay --strategy random --budget 5", "results file"},
-        {"replay " + cache_file("pnpoly").string() + " --strategy random --budget 5", cache_file("pnpoly").string()},
         {"import kt-cache " + missing + " -o " + (dir_->path() / "x.json").string(), missing},
         {"import kt-cache " + file + " -o " + (dir_->path() / "x.json").string(), file},
         {"import kt-cache " + cache_file("pnpoly").string(), "-o RESULTS"},
@@ -240,6 +257,10 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " +
              (test::source_dir() / "results/sm_90/gemm.json").string(),
          "results of kernel 'gemm', not 'copy'"},
+        // a tuning run's --prior reads a Kernel Tuner cache as it is: this one is another kernel's
+        {"copy --arch sm_90 --compile-only --cache none --out " + (dir_->path() / "out").string() + " --prior " +
+             cache_file("pnpoly").string(),
+         "results of kernel 'cn_pnpoly', not 'copy'"},
         {"replay " + file + " --strategy forest --budget 5 --static " + missing, missing},
         // the pnpoly space's own file holds times, but a compile-only file of another kernel matches nothing
         {"replay " + file + " --strategy forest --budget 5 --static " + other_kernel().string(), other_kernel().string()},

@@ -10,6 +10,7 @@
 #include "cli/command_line.hpp"
 #include "cli/option_range.hpp"
 #include "cli/commands.hpp"
+#include "emit/measured_times_file.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
 #include "spec/problem.hpp"
@@ -60,12 +61,12 @@ int replay_command(const Arguments& args)
     CommandLine line("usage: autotune replay RESULTS --strategy NAME --budget N|P% [--problem M=..] [--seed K] [--static COMPILED] "
                      "[--prior OTHER] [--json] [--trace]\n\n"
                      "Runs a search strategy on the variants of a results file (one of ours, or a Kernel Tuner\n"
-                     "cache brought in with `autotune import kt-cache`), each evaluation answered by the\n"
-                     "recorded objective: Kernel Tuner's `time` (the mean of its samples) for an imported cache,\n"
-                     "so that a replay compares with published results, else the median (failed or unmeasured\n"
-                     "variants: a failed evaluation). Reports the best time found, the evaluations used and\n"
-                     "fraction_of_optimum = the file's fastest / the best found (1 = found the optimum, 0 =\n"
-                     "found nothing).");
+                     "cache or T4 document, gzipped or not, read as `autotune import kt-cache` would write it),\n"
+                     "each evaluation answered by the recorded objective: Kernel Tuner's `time` (the mean of its\n"
+                     "samples) for a cache, so that a replay compares with published results, else the median\n"
+                     "(failed or unmeasured variants: a failed evaluation). Reports the best time found, the\n"
+                     "evaluations used and fraction_of_optimum = the file's fastest / the best found (1 = found\n"
+                     "the optimum, 0 = found nothing).");
     line.options()
         ("strategy", po::value(&strategy), ("NAME: " + names_text()).c_str())
         ("budget", po::value(&budget_text), "N evaluations, or P% of the space's points (rounded up)")
@@ -75,7 +76,7 @@ int replay_command(const Arguments& args)
         ("trace", po::bool_switch(&trace), "also list every evaluation in order")
         ("median", po::bool_switch(&median), "answer with the median of the samples instead of the objective (more robust to outliers)")
         ("static", po::value(&static_path), "COMPILED: a compile-only results file of the same space; its registers, spills, shared memory, occupancy and predicted times are the strategy's features, the predicted time its first guess")
-        ("prior", po::value(&prior_path), "OTHER: the same space measured on another GPU (a results file or imported cache); its times are a feature and the first guess; with --static, averaged with the predicted time in log time, what forest corrects");
+        ("prior", po::value(&prior_path), "OTHER: the same space measured on another GPU (a results file, a Kernel Tuner cache or a T4 document); its times are a feature and the first guess; with --static, averaged with the predicted time in log time, what forest corrects");
     line.positional("results", po::value(&results_path));
     if (!line.parse(args))
         return exit_ok;
@@ -93,24 +94,24 @@ int replay_command(const Arguments& args)
     json view;
     std::size_t evaluations = 0, static_points = 0, prior_points = 0;
     with_inputs_named("", [&] {
-        view = chosen_problem_view(read_results_file(results_path), problem, results_path);
+        view = chosen_problem_view(read_measured_times_file(results_path), problem, results_path);
         space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
     });
     // What the space knows before measuring, from files of the same kernel's space.
     const std::string kernel = view.value("kernel", std::string());
-    const auto same_space = [&](const std::string& path) {
-        json other = read_results_file(path);
+    const auto same_space = [&](const std::string& path, bool times_only) {
+        json other = times_only ? read_measured_times_file(path) : read_results_file(path);
         require_kernel(other, kernel, path);
         return chosen_problem_view(other, problem, path);
     };
     if (!static_path.empty())
         with_inputs_named("--static: ", [&] {
-            static_points = add_static_facts(space.space, space.params, same_space(static_path), static_path);
+            static_points = add_static_facts(space.space, space.params, same_space(static_path, false), static_path);
         });
     if (!prior_path.empty())
         with_inputs_named("--prior: ", [&] {
-            prior_points = add_prior_times(space.space, space.params, same_space(prior_path), prior_path,
+            prior_points = add_prior_times(space.space, space.params, same_space(prior_path, true), prior_path,
                                            median ? MeasuredFigure::median : MeasuredFigure::objective);
         });
     Budget budget;

@@ -14,6 +14,7 @@
 #include "cli/nvrtc_option.hpp"
 #include "cli/worker_programs.hpp"
 #include "emit/compile_table.hpp"
+#include "emit/measured_times_file.hpp"
 #include "emit/problem_views.hpp"
 #include "emit/results_reader.hpp"
 #include "emit/results_json.hpp"
@@ -95,7 +96,7 @@ void add_tune_options(po::options_description_easy_init add, TuneOptions& o)
         ("seed", ranged_value(&o.seed, seed_range)->default_value(1), "seed of the strategy and of the input data")
         ("shard", po::value(&o.shard), "I/N: tune the I-th of N deterministic parts of the space (merge them with autotune merge)")
         ("launch-bounds", po::bool_switch(&o.launch_bounds), "sweep the register policy (launch bounds, register caps) around the 3 best and report the register/time frontier")
-        ("prior", po::value(&o.prior), "RESULTS: the same kernel measured on another GPU; the search starts from its fastest variants and learns from its times")
+        ("prior", po::value(&o.prior), "RESULTS: the same kernel measured on another GPU (a results file, a Kernel Tuner cache or a T4 document); the search starts from its fastest variants and learns from its times")
         ("lazy-compile", po::bool_switch(&o.lazy_compile), "with a GPU and a --budget: compile only the variants the search measures (the strategy then sees parameters and --prior times, no compiled facts); without a GPU every variant is compiled and predicted")
         ("header", po::value(&o.header), "also write the tuned header for this kernel from every architecture's results in --out")
         ("variants", po::value(&o.variants), "only these variants: indices as the table's # column shows, e.g. 556650,556722")
@@ -314,7 +315,7 @@ int tune(const KernelSpec& spec, const TuneOptions& o)
     if (!o.prior.empty()) {
         nlohmann::ordered_json document;
         try {
-            document = read_results_file(o.prior);
+            document = read_measured_times_file(o.prior);
         } catch (const std::exception& e) {
             throw UsageError(fmt::format("--prior: {}", one_line(e.what())));
         }
