@@ -219,6 +219,28 @@ TEST_F(ReplayImportCli, TheCacheItselfReplaysAsItsImport)
     EXPECT_GT(a.at("prior_points").get<std::size_t>(), 3000u);
 }
 
+// A T4 document names no kernel; the import names it after the file. Two T4 files of one
+// kernel (measured on two GPUs, named after them) are one space: the parameters join them,
+// and a file of another space joins nothing and is refused for that.
+TEST_F(ReplayImportCli, AT4DocumentsKernelIsItsFilesNameAndDoesNotHaveToMatch)
+{
+    const auto t4_3090 = dir_->path() / "pnpoly_3090.t4.json";
+    const auto t4_3060 = dir_->path() / "pnpoly_3060.t4.json";
+    ASSERT_EQ(run("export t4 " + results().string() + " -o " + t4_3090.string()).exit_code, 0);
+    std::filesystem::copy_file(t4_3090, t4_3060, std::filesystem::copy_options::overwrite_existing);
+    const auto r = run("replay " + t4_3090.string() + " --strategy forest --budget 5 --prior " + t4_3060.string() + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(json::parse(r.out).at("prior_points").get<std::size_t>(), 3000u);
+    const auto cache = dir_->path() / "small.json"; // another space, its kernel unnamed
+    std::ofstream(cache) << R"({"tune_params_keys": ["bx"], "tune_params": {"bx": [32, 64]}, "objective": "time",
+        "cache": {"32": {"bx": 32, "time": 1.5}, "64": {"bx": 64, "time": 0.5}}})";
+    const auto other = run("replay " + t4_3090.string() + " --strategy forest --budget 5 --prior " + cache.string());
+    EXPECT_EQ(other.exit_code, 2);
+    EXPECT_THAT(other.err, HasSubstr("--prior: '" + cache.string() + "' has no variant with the parameters of a point "
+                                     "of the space"));
+    EXPECT_EQ(lines(other.err), 1u) << other.err;
+}
+
 TEST_F(ReplayImportCli, APriorOfOtherProblemsOnlyIsRefusedBeforeCompiling)
 {
     const auto out = dir_->path() / "prior-problems";

@@ -78,6 +78,7 @@ TEST_F(KtCacheImport, MapsTimesFailuresAndIndices)
 {
     const json doc = import_kt_cache(write("small.json", small_cache));
     EXPECT_EQ(doc.at("kernel"), "small_kernel");
+    EXPECT_EQ(doc.at("kernel_named_by_file"), false);
     EXPECT_EQ(doc.at("arch"), "sm_86");
     EXPECT_EQ(doc.at("device").at("name"), "NVIDIA GeForce RTX 3090");
     EXPECT_EQ(doc.at("measured"), true);
@@ -172,6 +173,17 @@ TEST_F(KtCacheImport, GzippedAndPlainGiveTheSameDocument)
     json c = import_kt_cache(two);
     c.erase("imported_from");
     EXPECT_EQ(a, c);
+}
+
+// A cache without kernel_name is named after its file, and says so: two files of one kernel
+// (pnpoly_3090.json, pnpoly_3060.json) must not be told apart by a name neither recorded.
+TEST_F(KtCacheImport, AKernelNamedByItsFileSaysSo)
+{
+    json unnamed = json::parse(small_cache);
+    unnamed.erase("kernel_name");
+    const json doc = import_kt_cache(write("small_3090.json", unnamed.dump()));
+    EXPECT_EQ(doc.at("kernel"), "small_3090.json");
+    EXPECT_EQ(doc.at("kernel_named_by_file"), true);
 }
 
 TEST_F(KtCacheImport, IndicesFollowTheCartesianOrderNotTheFileOrder)

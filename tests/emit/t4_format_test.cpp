@@ -118,7 +118,8 @@ TEST(T4Format, AHandMadeResultsFileRoundTripsThroughImport)
     results["device"] = {{"name", "NVIDIA GeForce RTX 3090"}};
     const test::TempDir dir;
     const json back = round_trip(results, dir);
-    EXPECT_EQ(back.at("kernel"), "round"); // T4 names no kernel: the file does
+    EXPECT_EQ(back.at("kernel"), "round"); // T4 names no kernel: the file does, and the import says so
+    EXPECT_EQ(back.at("kernel_named_by_file"), true);
     // nor a device: the export keeps it where Kernel Tuner's caches do, and the import finds
     // the device's architecture as for a cache
     EXPECT_EQ(back.at("device"), (json{{"name", "NVIDIA GeForce RTX 3090"}}));

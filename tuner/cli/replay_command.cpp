@@ -93,8 +93,11 @@ int replay_command(const Arguments& args)
     ReplaySpace space;
     json view;
     std::size_t evaluations = 0, static_points = 0, prior_points = 0;
+    bool named_by_file = false; // the space's kernel is its file's name: names cannot match
     with_inputs_named("", [&] {
-        view = chosen_problem_view(read_measured_times_file(results_path), problem, results_path);
+        const json document = read_measured_times_file(results_path);
+        named_by_file = kernel_named_by_file(document);
+        view = chosen_problem_view(document, problem, results_path);
         space = replay_space(view, results_path, median ? MeasuredFigure::median : MeasuredFigure::objective);
         evaluations = replay_budget(budget_text, space.space.points.size());
     });
@@ -102,7 +105,7 @@ int replay_command(const Arguments& args)
     const std::string kernel = view.value("kernel", std::string());
     const auto same_space = [&](const std::string& path, bool times_only) {
         json other = times_only ? read_measured_times_file(path) : read_results_file(path);
-        require_kernel(other, kernel, path);
+        require_kernel(other, kernel, path, named_by_file);
         return chosen_problem_view(other, problem, path);
     };
     if (!static_path.empty())

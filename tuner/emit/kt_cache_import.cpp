@@ -224,7 +224,11 @@ json as_kt_cache(json document, const std::filesystem::path& file)
 json import_kt_cache(const std::filesystem::path& file)
 {
     const std::string path = file.string();
-    const json cache = as_kt_cache(read_json_file(file), file);
+    json document = read_json_file(file);
+    // A T4 document names no kernel, and a cache may not: the name is then the file's, which
+    // says nothing of the kernel (conv_3090_T4.json and conv_3060_T4.json are one kernel).
+    const bool kernel_named_by_file = is_t4(document) || !document.contains("kernel_name");
+    const json cache = as_kt_cache(std::move(document), file);
     const KtCache read = kt_cache_entries(cache, path);
     const std::size_t combinations = read.combinations;
     json variants = json::array();
@@ -288,6 +292,7 @@ json import_kt_cache(const std::filesystem::path& file)
         {"device", device.empty() ? json(nullptr) : json{{"name", device}}},
         {"measured", winner.has_value()},
         {"imported_from", "kt-cache " + path},
+        {"kernel_named_by_file", kernel_named_by_file},
         {"objective", cache.contains("objective") ? cache.at("objective") : json(nullptr)},
         {"problem", {{"problem_size", problem_size}}},
         {"space", {{"combinations", combinations}, {"valid", variants.size()}, {"removed", removed}}},

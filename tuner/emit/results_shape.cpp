@@ -396,8 +396,10 @@ ResultsOrigin check_results_shape(const json& document, const std::string& path)
         if (!document.contains(field))
             root.fail(fmt::format("not an autotune results file (no '{}')", field));
     const Origin origin{results_origin(document) == ResultsOrigin::tuning_run};
-    if (!origin.run)
+    if (!origin.run) {
         root.at("imported_from", K::string);
+        root.find("kernel_named_by_file", K::boolean);
+    }
     root.find("tool", K::object);
     root.at("kernel", K::string);
     root.at("spec", origin.run ? K::string : maybe(K::string));

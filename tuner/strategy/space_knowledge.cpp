@@ -100,8 +100,15 @@ void blend_baseline(SearchSpace& space)
 
 } // namespace
 
-void require_kernel(const json& other, const std::string& kernel, const std::string& source)
+bool kernel_named_by_file(const json& document)
 {
+    return document.is_object() && document.value("kernel_named_by_file", false);
+}
+
+void require_kernel(const json& other, const std::string& kernel, const std::string& source, bool kernel_is_a_file_name)
+{
+    if (kernel_is_a_file_name || kernel_named_by_file(other))
+        return;
     const auto it = other.is_object() ? other.find("kernel") : other.end();
     const std::string named = it != other.end() && it->is_string() ? it->get<std::string>() : std::string();
     if (named != kernel)

@@ -53,8 +53,15 @@ std::size_t add_prior_times(SearchSpace& space, const std::vector<nlohmann::orde
 
 // Throws std::invalid_argument naming `source` when `other` holds results of another kernel
 // than `kernel` (its "kernel" field): another kernel's times or facts say nothing of this
-// space, even where its parameters happen to share names and values.
-void require_kernel(const nlohmann::ordered_json& other, const std::string& kernel, const std::string& source);
+// space, even where its parameters happen to share names and values. Where either name is
+// a file's (an import of a T4 document or of a cache without kernel_name:
+// kernel_named_by_file; `kernel_is_a_file_name` for this side), names say nothing, and the
+// join of the parameters decides (no_point_matched).
+void require_kernel(const nlohmann::ordered_json& other, const std::string& kernel, const std::string& source,
+                    bool kernel_is_a_file_name = false);
+
+// Whether a results document's kernel is named after its file (kernel_named_by_file).
+[[nodiscard]] bool kernel_named_by_file(const nlohmann::ordered_json& document);
 
 // The key that joins records of one space: each of `names` with its value (an integral
 // number as an integer, so 4 and 4.0 match; anything else as JSON).
