@@ -2,6 +2,7 @@
 // kernels (copy; a register-hungry kernel at a block size it cannot launch with), scored
 // with answers worked out by hand, the failure agreement on real compiled variants, the
 // seeded sample, and bad input as exit 2 with one line naming it.
+#include "arch/device_spec.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "emit/measured_file.hpp"
 #include "emit/problem_views.hpp"
@@ -576,6 +577,55 @@ TEST_F(CheckModelCli, AT4DocumentIsMeasuredAsTheCacheItHolds)
     EXPECT_EQ(from_t4.at("device"), "a100-pcie-40gb");
     for (const char* key : {"points", "measured_failures", "spearman", "top1_fraction", "best_in_top_5pct"})
         EXPECT_EQ(from_t4.at(key), from_cache.at(key)) << key;
+}
+
+// A T4 document with Nsight Compute's counters (as KTT writes them) has its DRAM sectors set
+// beside the bytes the model's dram term charges: here three times each configuration's,
+// so the ratio's median is 3; a file without the counters gives null, and no text line.
+TEST_F(CheckModelCli, DramBytesCountedAreSetBesideTheBytesTheModelCharges)
+{
+    json cache = kt_cache(copy_names, copy_entries({6, 5, 4, 3, 2, 1}));
+    cache["device_name"] = "NVIDIA A100-PCIE-40GB";
+    const auto cache_path = write("copy.json", cache);
+    // The model's bytes of each configuration, from the same pipeline driven from C++.
+    const KernelSpec spec = load_spec(copy_spec());
+    const Problem problem = resolve_problem(spec, {});
+    TuneSetup setup = test::predicting_setup(spec, "sm_80", dir.path() / "cache");
+    setup.roofline_device = &find_device_spec("a100-pcie-40gb");
+    const MeasuredJoin join = join_measured(spec, problem, read_measured_file(cache_path), cache_path.string());
+    const std::vector<CheckedPoint> predicted = checked_points(join, predict_problem(setup, problem, join.variants));
+    std::map<std::string, double> bytes; // by parameters as the T4 records them
+    std::size_t charged = 0;
+    for (std::size_t p = 0; p < predicted.size(); ++p)
+        if (predicted[p].measured && predicted[p].predicted_dram_bytes && *predicted[p].predicted_dram_bytes > 0) {
+            bytes[join.points[p].params.dump()] = *predicted[p].predicted_dram_bytes;
+            charged += predicted[p].predicted_failure.empty() ? 1 : 0; // a predicted failure's count is not scored
+        }
+    ASSERT_GT(charged, 2u);
+    json t4 = t4_document(import_kt_cache(cache_path), cache_path.string());
+    for (json& record : t4.at("results")) {
+        const auto it = bytes.find(record.at("configuration").dump());
+        if (it == bytes.end())
+            continue;
+        const double sectors = 3 * it->second / 32;
+        record["measurements"].push_back({{"name", "dram__sectors_read.sum"}, {"unit", ""}, {"value", sectors / 3}});
+        record["measurements"].push_back({{"name", "dram__sectors_write.sum"}, {"unit", ""}, {"value", 2 * sectors / 3}});
+    }
+    const auto t4_path = write("copy.t4.json", t4);
+    const auto r = run(fmt::format("{} --measured {} --arch sm_80 --json", copy_spec(), t4_path.string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json out = json::parse(r.out);
+    const json& scale = out.at("dram_bytes_counted_over_predicted");
+    ASSERT_TRUE(scale.is_object()) << r.out;
+    EXPECT_EQ(scale.at("points"), charged);
+    EXPECT_NEAR(scale.at("median").get<double>(), 3.0, 1e-9);
+    EXPECT_NEAR(scale.at("lower_quartile").get<double>(), 3.0, 1e-9);
+    const auto text = run(fmt::format("{} --measured {} --arch sm_80", copy_spec(), t4_path.string()));
+    EXPECT_THAT(text.out, HasSubstr(fmt::format("counted / predicted DRAM bytes: median 3.00, quartiles 3.00-3.00 ({} points",
+                                                charged)));
+    const auto plain = run(fmt::format("{} --measured {} --arch sm_80 --json", copy_spec(), cache_path.string()));
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_TRUE(json::parse(plain.out).at("dram_bytes_counted_over_predicted").is_null());
 }
 
 TEST_F(CheckModelCli, ASeededSampleIsTheSameEveryRun)

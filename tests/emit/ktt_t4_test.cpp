@@ -85,6 +85,7 @@ TEST(KttT4, ValuesAreNumbersTimesAreInTheDocumentsUnitAndAFailedDurationIsAFailu
     EXPECT_NEAR(*measured.seconds, 2065.599e-6, 1e-12); // microseconds, as metadata.timeunit says
     ASSERT_TRUE(measured.counted_instructions.has_value()) << "Nsight Compute's count, as KTT records it";
     EXPECT_DOUBLE_EQ(*measured.counted_instructions, 2065599.0);
+    EXPECT_FALSE(measured.counted_dram_bytes) << "sectors read without sectors written are not the traffic";
     const json failed{{"WORK_GROUP_SIZE_X", 32}, {"Z_ITERATIONS", 1}, {"USE_SOA", 0}};
     ASSERT_TRUE(configurations.contains(failed.dump()));
     EXPECT_FALSE(configurations.at(failed.dump()).seconds.has_value()) << "17.5 is a failed run's duration";
@@ -93,6 +94,22 @@ TEST(KttT4, ValuesAreNumbersTimesAreInTheDocumentsUnitAndAFailedDurationIsAFailu
     const json not_compiled{{"WORK_GROUP_SIZE_X", 64}, {"Z_ITERATIONS", 1}, {"USE_SOA", 0}};
     ASSERT_TRUE(configurations.contains(not_compiled.dump()));
     EXPECT_EQ(configurations.at(not_compiled.dump()).status, "compile_error");
+}
+
+// DRAM traffic as Nsight Compute counts it, where KTT recorded both sector counts: 32 bytes
+// a sector, read and written.
+TEST(KttT4, DramSectorsReadAndWrittenAreCountedBytes)
+{
+    json document = ktt_document();
+    for (json& record : document["results"])
+        record["measurements"].push_back({{"name", "dram__sectors_write.sum"}, {"type", "Double"}, {"unit", ""}, {"value", 8.0}});
+    const test::TempDir dir;
+    const auto configurations = by_params(read_measured_file(write(dir, "coulomb.t4.json", document)));
+    const json fast{{"WORK_GROUP_SIZE_X", 16}, {"Z_ITERATIONS", 2}, {"USE_SOA", 0}};
+    ASSERT_TRUE(configurations.at(fast.dump()).counted_dram_bytes.has_value());
+    EXPECT_DOUBLE_EQ(*configurations.at(fast.dump()).counted_dram_bytes, 32 * (24.0 + 8.0));
+    const json failed{{"WORK_GROUP_SIZE_X", 32}, {"Z_ITERATIONS", 1}, {"USE_SOA", 0}};
+    EXPECT_FALSE(configurations.at(failed.dump()).counted_dram_bytes) << "a failed run's count is of no time";
 }
 
 TEST(KttT4, AConvertedFilesObjectiveAndItsUnitAreRead)

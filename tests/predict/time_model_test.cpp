@@ -81,6 +81,7 @@ TEST(TimeModel, BytesAtTheBandwidthBoundAMemoryKernel)
     const TimePrediction p = predict_time(w, pipe_rates(90), s);
     EXPECT_DOUBLE_EQ(p.seconds, 1e-6);
     EXPECT_EQ(p.bound, "dram");
+    EXPECT_DOUBLE_EQ(p.dram_bytes, 1e6); // what a profiler's DRAM count is set beside
 }
 
 TEST(TimeModel, ALaunchThatCannotRunIsRefused)
@@ -189,6 +190,7 @@ TEST(TimeModel, LocalLoadsThatMissWaitLongerAndTheirBytesGoToDram)
     // 2 warps × 128 bytes a wavefront: the 20 loads' share L1 does not hold and the 20
     // stores (L1 writes them through), each of it the share L2 does not hold, at 1 GB/s.
     EXPECT_NEAR(term("dram"), 2 * 128 * (20 * (1 - l1) + 20) * (1 - l2) * 1e-9, 1e-15);
+    EXPECT_NEAR(spills.dram_bytes, 2 * 128 * (20 * (1 - l1) + 20) * (1 - l2), 1e-6); // the same bytes
     EXPECT_GT(spills.seconds, fits.seconds);
 }
 

@@ -197,6 +197,18 @@ TEST(ScoreModel, CountedInstructionsOverPredictedAreScoredWhereTheFileCountedThe
     for (CheckedPoint& c : points)
         c.counted_instructions.reset();
     EXPECT_FALSE(score_model(points).instructions_counted_over_predicted);
+    EXPECT_FALSE(m.dram_bytes_counted_over_predicted) << "no DRAM count in these points";
+
+    // DRAM bytes the same way, apart from the instructions: counted / predicted 2, 4, 3.
+    const double dram_ratios[] = {2.0, 4.0, 3.0};
+    for (std::size_t k = 0; k < 3; ++k) {
+        points[k].predicted_dram_bytes = 1e5;
+        points[k].counted_dram_bytes = 1e5 * dram_ratios[k];
+    }
+    points[3].counted_dram_bytes = 7e5; // counted, its prediction has no bytes
+    const ModelCheck with_dram = score_model(points);
+    expect_scale(with_dram.dram_bytes_counted_over_predicted, 3, 3.0, 2.5, 3.5);
+    EXPECT_FALSE(with_dram.instructions_counted_over_predicted);
 }
 
 TEST(ScoreModel, MeasuredOverPredictedIsTheMedianAndQuartilesOfThePointsThatRanWithATime)

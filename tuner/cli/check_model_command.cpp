@@ -307,6 +307,7 @@ int check_model(const CheckOptions& o)
             by_parameter[parameter] = groups_json(by_value);
         out["measured_over_predicted_by_parameter"] = by_parameter;
         out["instructions_counted_over_predicted"] = scale_json(check.instructions_counted_over_predicted);
+        out["dram_bytes_counted_over_predicted"] = scale_json(check.dram_bytes_counted_over_predicted);
         out["misses"] = misses;
         out["unpredicted_failures"] = unpredicted;
         std::cout << out.dump(2) << "\n";
@@ -385,6 +386,10 @@ int check_model(const CheckOptions& o)
     if (const auto& counted = check.instructions_counted_over_predicted)
         std::cout << fmt::format("counted / predicted warp instructions: median {:.2f}, quartiles {:.2f}-{:.2f} ({} "
                                  "points, the file's smsp__inst_executed.sum)\n",
+                                 counted->median, counted->lower_quartile, counted->upper_quartile, counted->points);
+    if (const auto& counted = check.dram_bytes_counted_over_predicted)
+        std::cout << fmt::format("counted / predicted DRAM bytes: median {:.2f}, quartiles {:.2f}-{:.2f} ({} points, the "
+                                 "file's dram__sectors_read.sum + dram__sectors_write.sum)\n",
                                  counted->median, counted->lower_quartile, counted->upper_quartile, counted->points);
     std::cout << fmt::format("\nfailures: {} measured, {} predicted; {} agree, {} only measured, {} only predicted\n",
                              check.measured_failures, check.predicted_failures, check.failures_agree,

@@ -60,6 +60,8 @@ MeasuredFile kt_cache_measurements(const json& document, const std::string& path
         if (const json counted = entry.value(counted_instructions_key, json()); counted.is_number() &&
                                                                                 counted.get<double>() > 0)
             c.counted_instructions = counted.get<double>();
+        if (const json counted = entry.value(counted_dram_bytes_key, json()); counted.is_number() && counted.get<double>() > 0)
+            c.counted_dram_bytes = counted.get<double>();
         // Of one that ran: the clock NVML saw while it ran, else the one the configuration set.
         if (c.seconds) {
             const std::string which = fmt::format("configuration {}", index);

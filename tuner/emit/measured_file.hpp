@@ -27,6 +27,8 @@ struct MeasuredConfiguration {
     // Warp instructions a profiler counted for it, where the file records them (KTT's T4:
     // Nsight Compute's smsp__inst_executed.sum).
     std::optional<double> counted_instructions;
+    // DRAM bytes a profiler counted for it (KTT's T4: sectors read and written, 32 bytes each).
+    std::optional<double> counted_dram_bytes;
     // The SM clock it ran at, MHz, where the file records one: autotune's sm_clock_mhz,
     // Kernel Tuner's core_freq (its NVML observer's) or else its nvml_gr_clock (the clock
     // the configuration set, a tuning parameter of energy tuning).

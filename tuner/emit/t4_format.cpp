@@ -208,12 +208,18 @@ json kt_cache_of_t4(const json& t4, const std::string& kernel, const std::string
                 throw bad(i, e.what());
             }
             entry["time"] = value.get<double>() * scale;
-            const auto counted = std::find_if(measurements.begin(), measurements.end(), [](const json& m) {
-                return string_field(m, "name") == "smsp__inst_executed.sum" && m.contains("value") &&
-                       m.at("value").is_number();
-            });
-            if (counted != measurements.end())
-                entry[counted_instructions_key] = counted->at("value");
+            const auto counter = [&](std::string_view name) -> std::optional<double> {
+                const auto m = std::find_if(measurements.begin(), measurements.end(), [&](const json& m) {
+                    return string_field(m, "name") == name && m.contains("value") && m.at("value").is_number();
+                });
+                return m == measurements.end() ? std::nullopt : std::optional(m->at("value").get<double>());
+            };
+            if (const auto counted = counter("smsp__inst_executed.sum"))
+                entry[counted_instructions_key] = *counted;
+            // A DRAM sector is 32 bytes (Nsight Compute's dram__bytes = dram__sectors x 32).
+            if (const auto read = counter("dram__sectors_read.sum"), written = counter("dram__sectors_write.sum");
+                read && written)
+                entry[counted_dram_bytes_key] = 32 * (*read + *written);
             if (const json times = r.value("times", json::object()); times.contains("runtimes")) {
                 json runtimes = json::array();
                 for (const json& t : times.at("runtimes"))

@@ -23,6 +23,8 @@ namespace autotune {
 // The cache entry's field for a profiler's count of warp instructions (not Kernel Tuner's:
 // autotune's own, for what a T4 record carries beside its time).
 inline constexpr const char* counted_instructions_key = "counted_instructions";
+// The same for the DRAM bytes a profiler counted (sectors read and written, 32 bytes each).
+inline constexpr const char* counted_dram_bytes_key = "counted_dram_bytes";
 
 // Whether a document is T4: a "results" list and a "schema_version", no tune_params.
 [[nodiscard]] bool is_t4(const nlohmann::ordered_json& document);
@@ -35,7 +37,9 @@ inline constexpr const char* counted_instructions_key = "counted_instructions";
 // else milliseconds), a record whose invalidity is not "correct" a failure whatever its
 // value, kept beside its failure string; device_name from metadata.device_name or
 // .device; a measured record's smsp__inst_executed.sum (the warp instructions Nsight
-// Compute counted, as KTT records them) as the entry's counted_instructions_key. Throws std::invalid_argument naming `path` and the record when a record lacks
+// Compute counted, as KTT records them) as the entry's counted_instructions_key, and its
+// dram__sectors_read.sum + dram__sectors_write.sum (both there) times 32 as
+// counted_dram_bytes_key. Throws std::invalid_argument naming `path` and the record when a record lacks
 // what T4 requires or names a time unit that is not one.
 [[nodiscard]] nlohmann::ordered_json kt_cache_of_t4(const nlohmann::ordered_json& t4, const std::string& kernel,
                                                     const std::string& path);

@@ -186,6 +186,7 @@ TimePrediction predict_time(const WarpWork& work, const PipeRates& rates, const 
     const double bytes = (launch.dram_bytes > 0 ? launch.dram_bytes : instruction_bytes) + local_bytes;
     const double dram = launch.bandwidth_gbs > 0 ? bytes / (launch.bandwidth_gbs * 1e9) : 0;
     p.terms.push_back({"dram", dram});
+    p.dram_bytes = bytes;
 
     p.seconds = std::max(sm_seconds, dram);
     // Name the bound: the term whose share of the time is largest (contention is the

@@ -99,6 +99,9 @@ struct TimePrediction {
     // Warp instructions the launch issues: its warps times each warp's issue slots, what a
     // profiler counts as instructions executed (Nsight Compute's smsp__inst_executed.sum).
     double warp_instructions = 0;
+    // Bytes the dram term charges: what a profiler counts as DRAM traffic (Nsight Compute's
+    // dram__sectors_read.sum + dram__sectors_write.sum, 32 bytes each).
+    double dram_bytes = 0;
 };
 
 // Throws std::invalid_argument when the shape cannot run (no SMs, no resident block).

@@ -150,8 +150,10 @@ std::vector<CheckedPoint> checked_points(const MeasuredJoin& join, const TuningR
                                     ? fmt::format("phases ({})", fmt::join(time.phase_bounds, ", "))
                                     : time.bound;
             c.predicted_instructions = ranked->predicted_time->warp_instructions;
+            c.predicted_dram_bytes = ranked->predicted_time->dram_bytes;
         }
         c.counted_instructions = join.points[p].counted_instructions;
+        c.counted_dram_bytes = join.points[p].counted_dram_bytes;
         for (const auto& [name, value] : join.points[p].params.items())
             c.parameters.emplace_back(name, plain_value_text(value));
         if (compiled.status != CompileStatus::ok)
@@ -299,6 +301,8 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
     m.instructions_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_instructions; },
                                                   [](const CheckedPoint& c) { return c.predicted_instructions; },
                                                   everyone, {});
+    m.dram_bytes_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_dram_bytes; },
+                                                [](const CheckedPoint& c) { return c.predicted_dram_bytes; }, everyone, {});
     const auto by_group = [&](auto group) {
         std::map<std::string, TimeScale> out;
         for (const std::size_t p : by_rank)

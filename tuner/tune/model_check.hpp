@@ -69,6 +69,8 @@ struct CheckedPoint {
     std::string predicted_bound;               // the term that bounds that time ("issue", "phases (latency, shared)")
     std::optional<double> counted_instructions;   // warp instructions a profiler counted, where the file has them
     std::optional<double> predicted_instructions; // the model's, where it predicted a time
+    std::optional<double> counted_dram_bytes;     // DRAM bytes a profiler counted, where the file has them
+    std::optional<double> predicted_dram_bytes;   // the bytes the model's dram term charges
     // Its tuning parameters as the measured file records them (name, value as JSON text).
     std::vector<std::pair<std::string, std::string>> parameters;
 };
@@ -110,6 +112,8 @@ struct ModelCheck {
     // The same for warp instructions, counted (a profiler's, where the measured file records
     // them: KTT's T4) over predicted: the issue term's count checked apart from the time.
     std::optional<TimeScale> instructions_counted_over_predicted;
+    // And DRAM bytes (the dram term's traffic, checked apart from the bandwidth).
+    std::optional<TimeScale> dram_bytes_counted_over_predicted;
     // measured_over_predicted of the points each term bounds: where the model is off, by what
     // it says limits the time.
     std::map<std::string, TimeScale> measured_over_predicted_by_bound;
