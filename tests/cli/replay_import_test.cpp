@@ -295,6 +295,10 @@ TEST_F(ReplayImportCli, BadInputExitsTwoWithOneLineNamingIt)
         // measured times are not compiled facts: an import has no registers or predictions
         {"replay " + file + " --strategy forest --budget 5 --static " + file,
          "--static: '" + file + "' holds no compiled facts"},
+        // nor has the cache itself: it says what makes them, not the import
+        {"replay " + file + " --strategy forest --budget 5 --static " + cache_file("pnpoly").string(),
+         "--static: '" + cache_file("pnpoly").string() + "' holds measured times, not compiled facts: a compile-only "
+                                                          "run of the space makes them"},
     };
     for (const auto& [arguments, expected] : cases) {
         const auto r = run(arguments);

@@ -10,6 +10,10 @@
 
 namespace autotune {
 
+// Whether the file is a Kernel Tuner cache or a T4 document (gzipped or not); false for
+// anything else, a file that cannot be read or parsed included.
+[[nodiscard]] bool is_kernel_tuners_file(const std::filesystem::path& path);
+
 // A results document. Throws what read_results_file throws for a file that is neither a
 // cache nor a T4 document, and KtCacheError (naming the file) for one that is but cannot
 // be imported.
