@@ -196,6 +196,15 @@ TEST_F(ResultsInputCli, AGzippedFileIsReadAsItsTextAndACacheWhereTimesAreAllThat
     EXPECT_THAT(replayed.out, HasSubstr("prior times from " + cache.string() + " for 2 of 3 points"));
     EXPECT_THAT(replayed.out, HasSubstr("best found: #"));
     EXPECT_THAT(replayed.out, HasSubstr("bx=64,order=b"));
+    // A cache an interrupted Kernel Tuner run left unclosed (ending in ",") replays as its import does.
+    std::string unclosed = small_cache(true);
+    unclosed = unclosed.substr(0, unclosed.find_last_of('}'));
+    unclosed = unclosed.substr(0, unclosed.find_last_of('}')) + ",\n";
+    const auto cut_cache = dir.path() / "interrupted.json";
+    std::ofstream(cut_cache) << unclosed;
+    const auto resumed = autotune("replay " + cut_cache.string() + " --strategy exhaustive --budget 3");
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_THAT(resumed.out, HasSubstr("bx=64,order=b"));
     const auto refused = autotune("header " + cache_gz + " --no-check -o " + written("c.hpp").string());
     EXPECT_EQ(refused.exit_code, 2) << refused.err;
     EXPECT_THAT(refused.err, HasSubstr(cache_gz + ": a Kernel Tuner cache, not an autotune results file"));

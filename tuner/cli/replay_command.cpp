@@ -103,14 +103,21 @@ int replay_command(const Arguments& args)
     });
     // What the space knows before measuring, from files of the same kernel's space.
     const std::string kernel = view.value("kernel", std::string());
+    const auto compiled_facts_file = [&](const std::string& path) {
+        try {
+            return read_results_file(path);
+        } catch (const std::invalid_argument&) {
+            // Compiled facts come from a compile-only run; an import of measured times has none.
+            if (is_kernel_tuners_file(path))
+                throw std::invalid_argument(fmt::format("'{}' holds measured times, not compiled facts: a compile-only "
+                                                        "run of the space makes them (autotune run SPEC --arch sm_XX "
+                                                        "--compile-only)",
+                                                        path));
+            throw;
+        }
+    };
     const auto same_space = [&](const std::string& path, bool times_only) {
-        // Compiled facts come from a compile-only run; an import of measured times has none.
-        if (!times_only && is_kernel_tuners_file(path))
-            throw std::invalid_argument(fmt::format("'{}' holds measured times, not compiled facts: a compile-only run "
-                                                    "of the space makes them (autotune run SPEC --arch sm_XX "
-                                                    "--compile-only)",
-                                                    path));
-        json other = times_only ? read_measured_times_file(path) : read_results_file(path);
+        json other = times_only ? read_measured_times_file(path) : compiled_facts_file(path);
         require_kernel(other, kernel, path, named_by_file);
         return chosen_problem_view(other, problem, path);
     };

@@ -221,10 +221,11 @@ json as_kt_cache(json document, const std::filesystem::path& file)
     }
 }
 
-json import_kt_cache(const std::filesystem::path& file)
+json import_kt_cache(const std::filesystem::path& file) { return import_kt_cache(read_json_file(file), file); }
+
+json import_kt_cache(json document, const std::filesystem::path& file)
 {
     const std::string path = file.string();
-    json document = read_json_file(file);
     // A T4 document names no kernel, and a cache may not: the name is then the file's, which
     // says nothing of the kernel (conv_3090_T4.json and conv_3060_T4.json are one kernel).
     const bool kernel_named_by_file = is_t4(document) || !document.contains("kernel_name");

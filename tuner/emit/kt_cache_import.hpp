@@ -68,6 +68,8 @@ struct KtCache {
 
 // Throws KtCacheError.
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(const std::filesystem::path& path);
+// The same for a document already read from `path` (read_json_file's).
+[[nodiscard]] nlohmann::ordered_json import_kt_cache(nlohmann::ordered_json document, const std::filesystem::path& path);
 
 // The architecture (sm_XX) of this device: a device of the table's (find_device_by_name),
 // else the arch whose example GPUs name it, e.g. "NVIDIA A10" → sm_86; nullopt when none
