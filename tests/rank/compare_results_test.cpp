@@ -239,6 +239,36 @@ TEST(CompareResults, ProblemsMatchByTheirVariablesInAnyOrderAndKernelAndArchCoun
     EXPECT_EQ(c.count(CompareVerdict::same), 0u);
 }
 
+TEST(CompareResults, AKernelNamedByItsFileIsMatchedWithTheOneProblemOfTheOtherSide)
+{
+    // Two T4 documents of one space, measured on two GPUs, import under their files' names
+    // and without a problem size.
+    json base = document("conv_3090_T4", {{gemm_4096(), measured(1e-3, 0.01)}});
+    json next = document("conv_3060_T4", {{{{"problem_size", nullptr}}, measured(1.3e-3, 0.01)}});
+    auto c = compare_results({{"a", base}}, {{"b", next}}, 0.05);
+    EXPECT_EQ(c.compared(), 0u); // names alone: two kernels
+
+    next["kernel_named_by_file"] = true;
+    c = compare_results({{"a", base}}, {{"b", next}}, 0.05);
+    ASSERT_EQ(c.entries.size(), 1u);
+    EXPECT_EQ(c.entries[0].kernel, "conv_3090_T4");
+    EXPECT_EQ(c.entries[0].verdict, CompareVerdict::slower);
+    EXPECT_THAT(c.entries[0].notes,
+                ::testing::Contains("named by its file: conv_3060_T4 (problem_size=null) compared as conv_3090_T4 (M=4096,N=4096,K=4096)"));
+
+    // BASE's flag counts the same; another arch, or a side of two problems, matches by
+    // kernel, arch and problem as before.
+    next["kernel_named_by_file"] = false;
+    base["kernel_named_by_file"] = true;
+    EXPECT_EQ(compare_results({{"a", base}}, {{"b", next}}, 0.05).compared(), 1u);
+    json elsewhere = next;
+    elsewhere["arch"] = "sm_80";
+    EXPECT_EQ(compare_results({{"a", base}}, {{"b", elsewhere}}, 0.05).compared(), 0u);
+    EXPECT_EQ(compare_results({{"a", base}}, {{"b", next}, {"c", document("copy", {{gemm_4096(), measured(1e-3, 0.01)}})}}, 0.05)
+                  .compared(),
+              0u);
+}
+
 TEST(CompareResults, EntriesOnOneSideOnlyAreNewOrRemovedAndNeverRegressions)
 {
     const auto c = compare_results(

@@ -147,6 +147,36 @@ std::map<std::string, Item> items_of(const std::vector<ResultsDocument>& documen
     return items;
 }
 
+bool any_named_by_file(const std::vector<ResultsDocument>& documents)
+{
+    return std::any_of(documents.begin(), documents.end(), [](const ResultsDocument& d) {
+        const auto flag = d.document.find("kernel_named_by_file");
+        return flag != d.document.end() && flag->is_boolean() && flag->get<bool>();
+    });
+}
+
+// An import of a T4 document names neither the kernel (it is named after the file:
+// kernel_named_by_file) nor the problem size, so the same space measured on two GPUs
+// imports as two kernels. Where each side holds one problem of one arch and either side
+// was named by its file, NEW's entry is matched to BASE's, with a note saying so.
+void match_one_named_by_file(const std::map<std::string, Item>& base_items, std::map<std::string, Item>& next_items,
+                             bool named_by_file, std::vector<std::string>& notes)
+{
+    if (!named_by_file || base_items.size() != 1 || next_items.size() != 1 ||
+        base_items.begin()->first == next_items.begin()->first)
+        return;
+    const Item& b = base_items.begin()->second;
+    Item n = next_items.begin()->second;
+    if (b.arch != n.arch)
+        return;
+    notes.push_back(fmt::format("named by its file: {} ({}) compared as {} ({})", n.kernel, variables_text(n.variables),
+                                b.kernel, variables_text(b.variables)));
+    n.kernel = b.kernel;
+    n.variables = b.variables;
+    next_items.clear();
+    next_items.emplace(base_items.begin()->first, std::move(n));
+}
+
 std::string side_label(bool base) { return base ? "base" : "new"; }
 
 void note_unmeasured(ComparisonEntry& e, const WinnerSide& side, bool base)
@@ -357,12 +387,16 @@ Comparison compare_results(const std::vector<ResultsDocument>& base, const std::
     if (!(threshold > 0) || !std::isfinite(threshold))
         throw std::invalid_argument(fmt::format("the threshold must be a positive fraction, not {}", threshold));
     const auto base_items = items_of(base);
-    const auto next_items = items_of(next);
+    auto next_items = items_of(next);
+    std::vector<std::string> matched_notes;
+    match_one_named_by_file(base_items, next_items, any_named_by_file(base) || any_named_by_file(next), matched_notes);
     Comparison c;
     c.threshold = threshold;
     for (const auto& [key, item] : base_items) {
         const auto it = next_items.find(key);
         c.entries.push_back(compare_entry(&item, it == next_items.end() ? nullptr : &it->second, threshold));
+        if (it != next_items.end())
+            c.entries.back().notes.insert(c.entries.back().notes.end(), matched_notes.begin(), matched_notes.end());
     }
     for (const auto& [key, item] : next_items)
         if (!base_items.contains(key))

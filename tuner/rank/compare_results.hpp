@@ -2,7 +2,11 @@
 // problem, classified against the noise each measurement recorded, so that a nightly job
 // can fail on a clear slowdown and never on a change that lies inside the noise.
 //
-// Entries are matched by (kernel, arch, problem variables). For a matched problem the
+// Entries are matched by (kernel, arch, problem variables); where each side holds one
+// problem of one arch and either side's kernel was named after its file (an import of a
+// T4 document, which names neither kernel nor problem size: kernel_named_by_file), the
+// two are matched as one, with a note.
+// For a matched problem the
 // WINNER's measured median of each side is compared (the two winners may be different
 // variants; that is reported). With
 //
