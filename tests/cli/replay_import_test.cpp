@@ -241,6 +241,45 @@ TEST_F(ReplayImportCli, AT4DocumentsKernelIsItsFilesNameAndDoesNotHaveToMatch)
     EXPECT_EQ(lines(other.err), 1u) << other.err;
 }
 
+TEST_F(ReplayImportCli, AT4DocumentOfAGpuItDoesNotNameIsNamedOnImportAndComparesWithTheCache)
+{
+    // Kernel Tuner's own T4 documents name no device (autotune's export does: taken out here).
+    const auto t4 = dir_->path() / "pnpoly_kt.t4.json";
+    ASSERT_EQ(run("export t4 " + results().string() + " -o " + t4.string()).exit_code, 0);
+    json doc = json::parse(test::read_file(t4));
+    doc.at("metadata").erase("device_name");
+    std::ofstream(t4) << doc.dump();
+    const auto unnamed = dir_->path() / "unnamed.json";
+    ASSERT_EQ(run("import kt-cache " + t4.string() + " -o " + unnamed.string()).exit_code, 0);
+    EXPECT_TRUE(json::parse(test::read_file(unnamed)).at("arch").is_null());
+
+    const auto named = dir_->path() / "named.json";
+    const auto r = run("import kt-cache " + t4.string() + " -o " + named.string() + " --device rtx-3090");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json imported = json::parse(test::read_file(named));
+    EXPECT_EQ(imported.at("arch"), "sm_86");
+    EXPECT_EQ(imported.at("device").at("name"), "NVIDIA GeForce RTX 3090");
+    // The same measurements under the file's name and no problem size: compared as the cache's.
+    const auto c = run("compare " + results().string() + " " + named.string());
+    EXPECT_EQ(c.exit_code, 0) << c.err;
+    EXPECT_THAT(c.out, HasSubstr("named by its file: pnpoly_kt (problem_size=null) compared as cn_pnpoly (problem_size=20000000)"));
+    EXPECT_THAT(c.out, HasSubstr("1 compared at a 5% threshold (beyond 3σ of the recorded noise): 1 same"));
+
+    // The cache names its GPU: --device may name the same one, not another.
+    EXPECT_EQ(run("import kt-cache " + cache_file("pnpoly").string() + " -o " + named.string() + " --device rtx-3090")
+                  .exit_code,
+              0);
+    const auto other = run("import kt-cache " + cache_file("pnpoly").string() + " -o " + named.string() +
+                           " --device rtx-3060-laptop");
+    EXPECT_EQ(other.exit_code, 2);
+    EXPECT_THAT(other.err, HasSubstr("names its device 'NVIDIA GeForce RTX 3090'; --device rtx-3060-laptop is the "
+                                     "NVIDIA GeForce RTX 3060 Laptop GPU, another"));
+    EXPECT_EQ(lines(other.err), 1u) << other.err;
+    const auto unknown = run("import kt-cache " + t4.string() + " -o " + named.string() + " --device rtx-9090");
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_THAT(unknown.err, HasSubstr("unknown device 'rtx-9090'"));
+}
+
 TEST_F(ReplayImportCli, APriorOfOtherProblemsOnlyIsRefusedBeforeCompiling)
 {
     const auto out = dir_->path() / "prior-problems";

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
+#include "arch/device_spec.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "util/atomic_file.hpp"
 
@@ -24,16 +25,22 @@ int import_command(const Arguments& args)
 {
     std::vector<std::string> positional;
     std::string out;
+    std::string device;
     bool as_json = false;
-    CommandLine line("usage: autotune import kt-cache FILE -o RESULTS [--json]\n\n"
+    CommandLine line("usage: autotune import kt-cache FILE -o RESULTS [--device NAME] [--json]\n\n"
                      "Converts a Kernel Tuner cache file (JSON, gzipped or not) into an autotune results file:\n"
                      "every cached configuration becomes a variant (index = its position in the cartesian order\n"
                      "of tune_params), measured ones with their samples, failed ones with the status\n"
                      "compile_error (CompilationFailedConfig) or launch_error (RuntimeFailedConfig);\n"
                      "InvalidConfig entries are left out, like configurations the constraints remove.\n"
                      "A T4 document (Kernel Tuner's, KTT's, or `autotune export t4`'s) is read the same way,\n"
-                     "its kernel named by the file; its invalidity keeps wrong_result and timeout apart.");
+                     "its kernel named by the file; its invalidity keeps wrong_result and timeout apart.\n"
+                     "The file's device (device_name) gives the results' arch; Kernel Tuner's T4 documents\n"
+                     "name none, and --device names it.");
     line.options()("output,o", po::value(&out), "RESULTS: the results file to write")(
+        "device", po::value(&device),
+        "NAME: the GPU that measured the file (autotune archs lists them), where the file names none; "
+        "refused where it names another")(
         "json", po::bool_switch(&as_json), "say what was written as JSON");
     line.positional("inputs", po::value(&positional)->composing(), -1);
     if (!line.parse(args))
@@ -48,10 +55,13 @@ int import_command(const Arguments& args)
         throw UsageError("autotune import needs -o RESULTS, the results file to write");
     require_writable_file("-o", out);
     const std::string& file = positional[1];
+    const DeviceSpec* measured_on = device.empty() ? nullptr : &find_device_spec(device);
 
     json results;
     try {
         results = import_kt_cache(file);
+        if (measured_on)
+            name_imported_device(results, *measured_on, file);
     } catch (const KtCacheError& e) {
         throw UsageError(e.what());
     }

@@ -102,6 +102,20 @@ std::string status_of_failure(const std::string& failure, const std::string& inv
     return "launch_error"; // RuntimeFailedConfig, and whatever else a newer Kernel Tuner writes
 }
 
+void name_imported_device(json& results, const DeviceSpec& device, const std::string& path)
+{
+    const json& named = results.at("device");
+    if (named.is_object() && named.contains("name") && named.at("name").is_string()) {
+        const auto name = named.at("name").get<std::string>();
+        if (find_device_by_name(name) != &device)
+            throw KtCacheError(fmt::format("'{}' names its device '{}'; --device {} is the {}, another", path, name,
+                                           device.key, device.name));
+        return;
+    }
+    results["device"] = {{"name", device.name}};
+    results["arch"] = fmt::format("sm_{}", device.compute_capability);
+}
+
 std::optional<std::string> arch_of_device_name(const std::string& device_name)
 {
     // A device of the table (RTX A4000, TITAN RTX) is its arch whatever the examples name.

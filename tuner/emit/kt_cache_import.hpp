@@ -22,6 +22,8 @@
 
 namespace autotune {
 
+struct DeviceSpec;
+
 // Bad input: a missing or unreadable file, not JSON, not a Kernel Tuner cache. The
 // message is one line naming the file.
 class KtCacheError : public std::invalid_argument {
@@ -70,6 +72,12 @@ struct KtCache {
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(const std::filesystem::path& path);
 // The same for a document already read from `path` (read_json_file's).
 [[nodiscard]] nlohmann::ordered_json import_kt_cache(nlohmann::ordered_json document, const std::filesystem::path& path);
+
+// An import's GPU named by the user (import kt-cache --device): Kernel Tuner's T4 documents
+// name none, and an import without one has no arch, which compare matches by. Sets
+// `results`' device and arch to `device`'s where the file named none; where it named one,
+// keeps it if it is `device` and throws KtCacheError naming both if it is not.
+void name_imported_device(nlohmann::ordered_json& results, const DeviceSpec& device, const std::string& path);
 
 // The architecture (sm_XX) of this device: a device of the table's (find_device_by_name),
 // else the arch whose example GPUs name it, e.g. "NVIDIA A10" → sm_86; nullopt when none
