@@ -2,12 +2,12 @@
 // not) in as an autotune results file — its configurations as measured variants, the
 // fastest one the winner — for replay, report and compare. The mapping is documented in
 // tuner/emit/kt_cache_import.hpp.
+#include "arch/device_spec.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/written_outcome.hpp"
-#include "arch/device_spec.hpp"
 #include "emit/kt_cache_import.hpp"
 #include "util/atomic_file.hpp"
 

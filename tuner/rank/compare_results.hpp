@@ -5,10 +5,9 @@
 // Entries are matched by (kernel, arch, problem variables); where each side holds one
 // problem of one arch and either side's kernel was named after its file (an import of a
 // T4 document, which names neither kernel nor problem size: kernel_named_by_file), the
-// two are matched as one, with a note.
-// For a matched problem the
-// WINNER's measured median of each side is compared (the two winners may be different
-// variants; that is reported). With
+// two are matched as one, with a note. For a matched problem the WINNER's measured
+// median of each side is compared (the two winners may be different variants; that is
+// reported). With
 //
 //   d = t_new / t_base − 1                       the relative change,
 //   σ = sqrt(noise_base² + noise_new²)           the relative standard error of d under
