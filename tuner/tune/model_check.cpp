@@ -284,31 +284,31 @@ ModelCheck score_model(const std::vector<CheckedPoint>& points)
     m.random = scores_of({all}, ran.size(), optimum, std::nullopt);
     m.random.spearman = 0.0;
 
-    // Of the points the model ranks: a predicted failure's time predicts nothing. `group`
-    // (a point's group name, empty for none) and `only` keep the points of one group.
-    const auto scale = [&](auto counted, auto predicted, auto group, const std::string& only) -> std::optional<TimeScale> {
+    // Of the points the model ranks: a predicted failure's time predicts nothing.
+    const auto scale = [&](auto counted, auto predicted) -> std::optional<TimeScale> {
         std::vector<double> ratios;
         for (const std::size_t p : by_rank)
-            if (const auto c = counted(points[p]), q = predicted(points[p]);
-                c && q && *q > 0 && (only.empty() || group(points[p]) == only))
+            if (const auto c = counted(points[p]), q = predicted(points[p]); c && q && *q > 0)
                 ratios.push_back(*c / *q);
         return time_scale(std::move(ratios));
     };
-    const auto measured = [](const CheckedPoint& c) { return c.measured; };
-    const auto predicted_seconds = [](const CheckedPoint& c) { return c.predicted_seconds; };
-    const auto everyone = [](const CheckedPoint&) { return std::string(); };
-    m.measured_over_predicted = scale(measured, predicted_seconds, everyone, {});
+    m.measured_over_predicted = scale([](const CheckedPoint& c) { return c.measured; },
+                                      [](const CheckedPoint& c) { return c.predicted_seconds; });
     m.instructions_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_instructions; },
-                                                  [](const CheckedPoint& c) { return c.predicted_instructions; },
-                                                  everyone, {});
+                                                  [](const CheckedPoint& c) { return c.predicted_instructions; });
     m.dram_bytes_counted_over_predicted = scale([](const CheckedPoint& c) { return c.counted_dram_bytes; },
-                                                [](const CheckedPoint& c) { return c.predicted_dram_bytes; }, everyone, {});
+                                                [](const CheckedPoint& c) { return c.predicted_dram_bytes; });
+    // One pass: each point's ratio goes to its group's list (no group: left out).
     const auto by_group = [&](auto group) {
-        std::map<std::string, TimeScale> out;
+        std::map<std::string, std::vector<double>> ratios;
         for (const std::size_t p : by_rank)
-            if (const std::string name = group(points[p]); !name.empty() && !out.contains(name))
-                if (const auto s = scale(measured, predicted_seconds, group, name))
-                    out.emplace(name, *s);
+            if (const CheckedPoint& c = points[p]; c.measured && c.predicted_seconds && *c.predicted_seconds > 0)
+                if (const std::string name = group(c); !name.empty())
+                    ratios[name].push_back(*c.measured / *c.predicted_seconds);
+        std::map<std::string, TimeScale> out;
+        for (auto& [name, list] : ratios)
+            if (const auto s = time_scale(std::move(list)))
+                out.emplace(name, *s);
         return out;
     };
     m.measured_over_predicted_by_bound = by_group([](const CheckedPoint& c) { return c.predicted_bound; });
