@@ -62,6 +62,7 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     spec.arguments[0].random_upper = 2.5;
     spec.arguments[1].fill_value = -3;
     spec.arguments[0].fill_expression = "i * 2";
+    spec.arguments[1].fill_file = "/data/in.bin";
     const auto vector = resolve_arguments(spec, problem, space.variants.front());
     EXPECT_EQ(vector[0].type, ElementType::f32);
     EXPECT_EQ(vector[0].count, 2 * scalar[0].count);
@@ -89,6 +90,8 @@ TEST(MeasureJob, VectorBuffersAreTheirComponentsAndConstantBuffersSaySo)
     EXPECT_EQ(back.arguments[1].fill_value, -3);
     EXPECT_EQ(back.arguments[0].fill_expression, "i * 2");
     EXPECT_EQ(back.arguments[1].fill_expression, "");
+    EXPECT_EQ(back.arguments[0].fill_file, "");
+    EXPECT_EQ(back.arguments[1].fill_file, "/data/in.bin"); // a worker reads it
 
     EXPECT_EQ(parse_buffer_element("double3").components, 3);
     EXPECT_EQ(parse_buffer_element("uint2").component, ElementType::u32);

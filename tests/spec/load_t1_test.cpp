@@ -320,6 +320,64 @@ TEST_F(BrokenT1, AGeneratorFillIsAnExpressionOfTheIndexOrRefused)
     EXPECT_THAT(error_of(with_generator("j")), AllOf(HasSubstr(at + "DataSource"), HasSubstr("unknown name 'j'")));
 }
 
+// KTT's BinaryRaw fill: an input is the bytes of its DataSource, a file beside the T1
+// file. Only a measurement reads it, so a file not there yet does not stop a compile.
+TEST_F(BrokenT1, ABinaryRawFillIsAFileReadWhenTheBufferIsFilled)
+{
+    auto with_file = [](const nlohmann::json& source) {
+        nlohmann::json doc = valid_t1();
+        auto& a = doc["KernelSpecification"]["Arguments"][1];
+        a["FillType"] = "BinaryRaw";
+        if (!source.is_null())
+            a["DataSource"] = source;
+        return doc;
+    };
+    EXPECT_EQ(error_of(with_file("data/in.bin")), "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    EXPECT_EQ(spec.arguments[1].fill_file, std::filesystem::weakly_canonical(dir.path() / "data/in.bin").string());
+    EXPECT_TRUE(spec.arguments[1].fill_expression.empty());
+    EXPECT_FALSE(spec.arguments[1].fill_value);
+    EXPECT_THAT(error_of(with_file(nullptr)), HasSubstr("KernelSpecification.Arguments[1].DataSource is missing"));
+
+    // The file's bytes, exactly the buffer's size.
+    std::filesystem::create_directories(dir.path() / "data");
+    const std::vector<float> values{1.5f, -2.0f, 3.25f, 0.0f};
+    std::ofstream(dir.path() / "data/in.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+    std::vector<std::byte> bytes(values.size() * sizeof(float));
+    fill_input_from_file(bytes, spec.arguments[1].fill_file);
+    std::vector<float> read(values.size());
+    std::memcpy(read.data(), bytes.data(), bytes.size());
+    EXPECT_EQ(read, values);
+    std::vector<std::byte> larger(bytes.size() + 4);
+    try {
+        fill_input_from_file(larger, spec.arguments[1].fill_file);
+        ADD_FAILURE() << "a file of another size was read";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), HasSubstr("in.bin' holds 16 bytes; the buffer is 20 bytes"));
+    }
+    EXPECT_THROW(fill_input_from_file(bytes, dir.path() / "data/missing.bin"), std::invalid_argument);
+}
+
+// T1 makes an argument's Name optional (KTT's tutorials leave it out): the kernel takes its
+// arguments by position. A constant-memory argument still needs the symbol it fills.
+TEST_F(BrokenT1, AnArgumentWithoutANameIsCalledAfterItsPosition)
+{
+    EXPECT_EQ(error_of(broken([](nlohmann::json& d) { d["KernelSpecification"]["Arguments"][1].erase("Name"); })),
+              "no error");
+    const KernelSpec spec = load_spec(dir.path() / "scale.json");
+    ASSERT_EQ(spec.arguments.size(), 3u);
+    EXPECT_EQ(spec.arguments[0].name, "out");
+    EXPECT_EQ(spec.arguments[1].name, "arg1");
+    EXPECT_THAT(error_of(broken([](nlohmann::json& d) {
+                    auto& a = d["KernelSpecification"]["Arguments"][1];
+                    a.erase("Name");
+                    a["MemType"] = "Constant";
+                })),
+                HasSubstr("KernelSpecification.Arguments[1].Name is missing: a constant-memory argument fills the "
+                          "__constant__ variable it names"));
+}
+
 TEST_F(BrokenT1, EachFieldItCannotHonourIsNamed)
 {
     using nlohmann::json;

@@ -30,6 +30,7 @@ std::vector<ArgumentValue> resolve_arguments(const KernelSpec& spec, const Probl
             v.random_upper = a.random_upper;
             v.fill_value = a.fill_value;
             v.fill_expression = a.fill_expression;
+            v.fill_file = a.fill_file;
             BufferElement element;
             try {
                 element = a.kind == ArgumentKind::buffer ? parse_buffer_element(a.element_type)
@@ -180,7 +181,8 @@ wire_json to_json(const MeasureJob& job)
                              {"parameter", a.kernel_parameter},
                              {"random_upper", a.random_upper ? wire_json(*a.random_upper) : wire_json(nullptr)},
                              {"fill_value", a.fill_value ? wire_json(*a.fill_value) : wire_json(nullptr)},
-                             {"fill_expression", a.fill_expression}});
+                             {"fill_expression", a.fill_expression},
+                             {"fill_file", a.fill_file}});
     return {{"variant", job.variant},
             {"label", job.label},
             {"device", job.device},
@@ -231,6 +233,7 @@ MeasureJob measure_job_from_json(const wire_json& j)
         if (const auto fill = a.find("fill_value"); fill != a.end() && !fill->is_null())
             v.fill_value = fill->get<double>();
         v.fill_expression = a.value("fill_expression", std::string());
+        v.fill_file = a.value("fill_file", std::string());
         job.arguments.push_back(std::move(v));
     }
     job.problem = j.at("problem").get<std::map<std::string, std::int64_t>>();

@@ -34,6 +34,7 @@ struct ArgumentValue {
     std::optional<double> random_upper; // inputs: drawn from (0, random_upper] (KernelArgument)
     std::optional<double> fill_value;   // inputs: every element this value (KernelArgument)
     std::string fill_expression;        // inputs: element i is this expression of i (KernelArgument)
+    std::string fill_file;              // inputs: this file's bytes (KernelArgument)
 };
 
 // The spec's arguments evaluated for a problem and variant; throws SpecError-like

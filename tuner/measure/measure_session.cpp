@@ -172,7 +172,13 @@ void MeasureSession::prepare_problem(const MeasureJob& job)
         p.host[i].type = a.type;
         if (a.access != BufferAccess::output) {
             p.host[i].bytes.resize(bytes);
-            if (!a.fill_expression.empty()) {
+            if (!a.fill_file.empty()) {
+                try {
+                    fill_input_from_file(p.host[i].bytes, a.fill_file);
+                } catch (const std::invalid_argument& e) {
+                    throw std::invalid_argument(fmt::format("argument {}: its BinaryRaw fill: {}", a.name, e.what()));
+                }
+            } else if (!a.fill_expression.empty()) {
                 try {
                     fill_generated_input(a.type, p.host[i].bytes, a.fill_expression);
                 } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <random>
@@ -286,6 +287,20 @@ void fill_generated_input(ElementType type, std::span<std::byte> bytes, const st
             }
         }
     });
+}
+
+void fill_input_from_file(std::span<std::byte> bytes, const std::filesystem::path& file)
+{
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (error)
+        throw std::invalid_argument(fmt::format("'{}' cannot be read: {}", file.string(), error.message()));
+    if (size != bytes.size())
+        throw std::invalid_argument(fmt::format("'{}' holds {} bytes; the buffer is {} bytes", file.string(), size,
+                                                bytes.size()));
+    std::ifstream in(file, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+        throw std::invalid_argument(fmt::format("'{}' cannot be read", file.string()));
 }
 
 void check_constant_input(ElementType type, double value)

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,11 @@ void check_constant_input(ElementType type, double value);
 // 0.5 does not fit a buffer of int: not a whole number"), ExpressionError when the
 // expression does not parse.
 void fill_generated_input(ElementType type, std::span<std::byte> bytes, const std::string& expression);
+
+// The bytes of `file`, which must hold exactly `bytes.size()` of them (a T1 file's
+// BinaryRaw fill); throws std::invalid_argument naming the file when it cannot be read or
+// holds another number of bytes.
+void fill_input_from_file(std::span<std::byte> bytes, const std::filesystem::path& file);
 
 // The poison written into outputs before a verification launch: a quiet NaN with a
 // recognisable payload for floating-point types, a sentinel for integers.

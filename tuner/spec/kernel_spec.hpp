@@ -90,6 +90,9 @@ struct KernelArgument {
     // Inputs: element i is this expression of i, in the spec's expression language (T1's
     // Generator fill, KTT's DataSource: "i", "i % 7 * 0.5"). Empty: none.
     std::string fill_expression;
+    // Inputs: the bytes of this file, exactly the buffer's size (T1's BinaryRaw fill; an
+    // absolute path). Read when the buffer is filled, so compiling needs no file. Empty: none.
+    std::string fill_file;
 };
 
 struct LaunchGeometry {

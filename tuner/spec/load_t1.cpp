@@ -437,7 +437,9 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
         if (a.contains("TypeSize"))
             r.note(spec, at + ".TypeSize", "an element's size follows from its Type");
         KernelArgument argument;
-        argument.name = r.string(r.required(a, "Name", at), at + ".Name");
+        // T1 makes a Name optional: the kernel takes its arguments by position, and one
+        // without a name is called after it (a constant-memory one needs its symbol's).
+        argument.name = a.contains("Name") ? r.string(a.at("Name"), at + ".Name") : fmt::format("arg{}", i);
         if (!is_identifier(argument.name))
             r.fail(at + ".Name", fmt::format("'{}' is not a valid identifier", argument.name));
         argument.element_type = cuda_type_of(r.string(r.required(a, "Type", at), at + ".Type"));
@@ -479,14 +481,23 @@ void read_arguments(const T1Reader& r, const json& kernel, KernelSpec& spec)
                 r.fail(at + ".MemType", fmt::format("'{}' is not supported (Global or Constant)", mem_type));
             if (argument.memory == ArgumentMemory::constant && argument.access != BufferAccess::input)
                 r.fail(at + ".AccessType", "must be ReadOnly for constant memory");
+            if (argument.memory == ArgumentMemory::constant && !a.contains("Name"))
+                r.fail(at + ".Name", "is missing: a constant-memory argument fills the __constant__ variable it names");
         }
-        // Inputs are seeded random values (FillType Random) or every element the FillValue
-        // (Constant); an output's fill is overwritten by the kernel (the tuner poisons
-        // outputs to find unwritten elements).
+        // Inputs are seeded random values (FillType Random), every element the FillValue
+        // (Constant), an expression of the index (Generator) or a file's bytes (BinaryRaw);
+        // an output's fill is overwritten by the kernel (the tuner poisons outputs to find
+        // unwritten elements).
         const std::string fill = a.contains("FillType") ? r.string(a.at("FillType"), at + ".FillType") : "Random";
-        if (fill != "Random" && fill != "Constant" && fill != "Generator")
-            r.fail(at + ".FillType", fmt::format("'{}' is not supported (Random, Constant or Generator: the tuner "
-                                                 "makes its inputs, for any problem size)", fill));
+        if (fill != "Random" && fill != "Constant" && fill != "Generator" && fill != "BinaryRaw")
+            r.fail(at + ".FillType", fmt::format("'{}' is not supported (Random, Constant, Generator or BinaryRaw)", fill));
+        if (fill == "BinaryRaw" && argument.access != BufferAccess::output) {
+            // The file is read when the buffer is filled, on a GPU: compiling and predicting
+            // need none, and its size is checked against the buffer's then.
+            const std::string source = r.string(r.required(a, "DataSource", at), at + ".DataSource");
+            argument.fill_file =
+                std::filesystem::weakly_canonical(std::filesystem::absolute(r.path()).parent_path() / source).string();
+        }
         if (fill == "Generator" && argument.access != BufferAccess::output)
             argument.fill_expression = generator_of(r, a, element, at);
         if (fill == "Random" && argument.access != BufferAccess::output && a.contains("FillValue"))
