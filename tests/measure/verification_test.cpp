@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 namespace {
 
 const std::vector<ElementType> all_types = {ElementType::f16, ElementType::bf16, ElementType::f32, ElementType::f64,
-                                            ElementType::i8,  ElementType::i32,  ElementType::u32, ElementType::i64};
+                                            ElementType::i8,  ElementType::i32,  ElementType::u32, ElementType::i64,
+                                            ElementType::u8,  ElementType::i16,  ElementType::u16, ElementType::u64};
 
 std::vector<std::byte> random_bytes(ElementType type, std::size_t n, std::uint64_t seed)
 {
@@ -77,6 +78,14 @@ TEST(ElementType, ParsesTheListedSpellings)
     EXPECT_EQ(parse_element_type("bfloat16"), ElementType::bf16);
     EXPECT_EQ(parse_element_type("signed char"), ElementType::i8);
     EXPECT_EQ(parse_element_type("int8_t"), ElementType::i8);
+    EXPECT_EQ(parse_element_type("unsigned char"), ElementType::u8);
+    EXPECT_EQ(parse_element_type("uint8_t"), ElementType::u8);
+    EXPECT_EQ(parse_element_type("short"), ElementType::i16);
+    EXPECT_EQ(parse_element_type("int16_t"), ElementType::i16);
+    EXPECT_EQ(parse_element_type("unsigned short"), ElementType::u16);
+    EXPECT_EQ(parse_element_type("uint16_t"), ElementType::u16);
+    EXPECT_EQ(parse_element_type("unsigned long long"), ElementType::u64);
+    EXPECT_EQ(parse_element_type("uint64_t"), ElementType::u64);
 }
 
 TEST(ElementType, ToStringRoundTripsAndSizesMatchTheCppTypes)
@@ -92,6 +101,10 @@ TEST(ElementType, ToStringRoundTripsAndSizesMatchTheCppTypes)
     EXPECT_EQ(element_size(ElementType::i32), sizeof(int));
     EXPECT_EQ(element_size(ElementType::u32), sizeof(unsigned));
     EXPECT_EQ(element_size(ElementType::i64), sizeof(long long));
+    EXPECT_EQ(element_size(ElementType::u8), sizeof(unsigned char));
+    EXPECT_EQ(element_size(ElementType::i16), sizeof(short));
+    EXPECT_EQ(element_size(ElementType::u16), sizeof(unsigned short));
+    EXPECT_EQ(element_size(ElementType::u64), sizeof(unsigned long long));
     EXPECT_TRUE(is_floating_point(ElementType::bf16));
     EXPECT_TRUE(is_floating_point(ElementType::f64));
     EXPECT_FALSE(is_floating_point(ElementType::i8));
@@ -150,6 +163,14 @@ TEST(ElementType, ElementValueReadsSignedAndUnsignedIntegers)
     EXPECT_EQ(element_value(ElementType::u32, u32, 0), 4294967295.0);
     EXPECT_EQ(element_value(ElementType::i32, u32, 0), -1.0);
     EXPECT_THROW((void)element_value(ElementType::u32, u32, 1), std::out_of_range);
+    const auto u8 = bytes_of(std::vector<std::uint8_t>{255});
+    EXPECT_EQ(element_value(ElementType::u8, u8, 0), 255.0);
+    EXPECT_EQ(element_value(ElementType::i8, u8, 0), -1.0);
+    const auto u16 = bytes_of(std::vector<std::uint16_t>{0xFFFF});
+    EXPECT_EQ(element_value(ElementType::u16, u16, 0), 65535.0);
+    EXPECT_EQ(element_value(ElementType::i16, u16, 0), -1.0);
+    const auto u64 = bytes_of(std::vector<std::uint64_t>{std::uint64_t{1} << 60});
+    EXPECT_EQ(element_value(ElementType::u64, u64, 0), std::ldexp(1.0, 60));
 }
 
 TEST(Inputs, AreReproducibleFromTheSeedAndDifferAcrossSeeds)
@@ -230,6 +251,10 @@ TEST(Inputs, AConstantFillIsTheValueOrRefusedSayingWhy)
     EXPECT_EQ(filled(ElementType::u32, 4294967295.0), std::vector<double>(3, 4294967295.0));
     EXPECT_EQ(filled(ElementType::i64, -0x1p63), std::vector<double>(3, -0x1p63));
     EXPECT_EQ(filled(ElementType::i8, -128), std::vector<double>(3, -128));
+    EXPECT_EQ(filled(ElementType::u8, 255), std::vector<double>(3, 255));
+    EXPECT_EQ(filled(ElementType::i16, -32768), std::vector<double>(3, -32768));
+    EXPECT_EQ(filled(ElementType::u16, 65535), std::vector<double>(3, 65535));
+    EXPECT_EQ(filled(ElementType::u64, 0x1p60), std::vector<double>(3, 0x1p60));
 
     const auto why = [](ElementType type, double value) {
         try {
@@ -244,6 +269,12 @@ TEST(Inputs, AConstantFillIsTheValueOrRefusedSayingWhy)
     EXPECT_THAT(why(ElementType::u32, -1), HasSubstr("beyond the type's range"));
     EXPECT_THAT(why(ElementType::u32, 4294967296.0), HasSubstr("beyond the type's range"));
     EXPECT_THAT(why(ElementType::i64, 0x1p63), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u8, 256), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u8, -1), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::i16, 32768), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u16, 65536), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u64, -1), HasSubstr("beyond the type's range"));
+    EXPECT_THAT(why(ElementType::u16, 0xDEAD), HasSubstr("marks an output element never written"));
     EXPECT_THAT(why(ElementType::i32, static_cast<double>(static_cast<std::int32_t>(0xDEADBEEF))),
                 HasSubstr("marks an output element never written"));
     EXPECT_THAT(why(ElementType::f32, 1e40), HasSubstr("1e+40 does not fit a buffer of float: beyond the type's range"));

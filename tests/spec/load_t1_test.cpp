@@ -254,8 +254,16 @@ TEST_F(BrokenT1, WidthNamedTypesAreTheirCudaTypes)
     EXPECT_EQ(spec.arguments[2].element_type, "int32_t");
     EXPECT_EQ(spec.arguments[1].element_type, "uint32_t");
     EXPECT_EQ(parse_element_type(spec.arguments[2].element_type), ElementType::i32);
-    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["Type"] = "uint16"; })),
-                AllOf(HasSubstr("KernelSpecification.Arguments[1].Type"), HasSubstr("\"uint16\"")));
+    // Every integer width T1 names is a CUDA type; bool (T1's, of no fixed width) is not.
+    for (const auto& [t1, cuda] : std::vector<std::pair<std::string, ElementType>>{
+             {"int8", ElementType::i8}, {"uint8", ElementType::u8}, {"int16", ElementType::i16},
+             {"uint16", ElementType::u16}, {"int64", ElementType::i64}, {"uint64", ElementType::u64}}) {
+        EXPECT_EQ(error_of(broken([&](json& d) { d["KernelSpecification"]["Arguments"][1]["Type"] = t1; })), "no error")
+            << t1;
+        EXPECT_EQ(parse_element_type(load_spec(dir.path() / "scale.json").arguments[1].element_type), cuda) << t1;
+    }
+    EXPECT_THAT(error_of(broken([](json& d) { d["KernelSpecification"]["Arguments"][1]["Type"] = "bool"; })),
+                AllOf(HasSubstr("KernelSpecification.Arguments[1].Type"), HasSubstr("\"bool\"")));
 }
 
 TEST_F(BrokenT1, AConstantFillOfAnInputIsItsValueOrRefused)

@@ -16,7 +16,7 @@ namespace autotune {
 namespace {
 
 // Every accepted spelling; the first spelling of each type is its to_string.
-constexpr std::array<std::pair<std::string_view, ElementType>, 14> spellings{{
+constexpr std::array<std::pair<std::string_view, ElementType>, 22> spellings{{
     {"__half", ElementType::f16},
     {"half", ElementType::f16},
     {"__nv_bfloat16", ElementType::bf16},
@@ -31,6 +31,14 @@ constexpr std::array<std::pair<std::string_view, ElementType>, 14> spellings{{
     {"uint32_t", ElementType::u32},
     {"long long", ElementType::i64},
     {"int64_t", ElementType::i64},
+    {"unsigned char", ElementType::u8},
+    {"uint8_t", ElementType::u8},
+    {"short", ElementType::i16},
+    {"int16_t", ElementType::i16},
+    {"unsigned short", ElementType::u16},
+    {"uint16_t", ElementType::u16},
+    {"unsigned long long", ElementType::u64},
+    {"uint64_t", ElementType::u64},
 }};
 
 } // namespace
@@ -60,7 +68,8 @@ BufferElement parse_buffer_element(const std::string& name)
     } catch (const std::invalid_argument&) {
         throw std::invalid_argument(fmt::format("unknown element type \"{}\"; known: the scalar types ({}), and their "
                                                 "CUDA vectors float2..4, double2..4, int2..4, uint2..4", name,
-                                                "float, double, int, unsigned, long long, __half, __nv_bfloat16, int8_t"));
+                                                "float, double, int, unsigned, long long, __half, __nv_bfloat16, int8_t, "
+                                                "uint8_t, int16_t, uint16_t, uint64_t"));
     }
 }
 
@@ -76,9 +85,12 @@ std::size_t element_size(ElementType type)
 {
     switch (type) {
     case ElementType::i8:
+    case ElementType::u8:
         return 1;
     case ElementType::f16:
     case ElementType::bf16:
+    case ElementType::i16:
+    case ElementType::u16:
         return 2;
     case ElementType::f32:
     case ElementType::i32:
@@ -86,6 +98,7 @@ std::size_t element_size(ElementType type)
         return 4;
     case ElementType::f64:
     case ElementType::i64:
+    case ElementType::u64:
         return 8;
     }
     throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
@@ -113,6 +126,10 @@ std::string scalar_value_error(ElementType type, double value)
     const auto [least, most] = [type]() -> std::pair<double, double> {
         switch (type) {
         case ElementType::i8: return {-128.0, 127.0};
+        case ElementType::u8: return {0.0, 255.0};
+        case ElementType::i16: return {-32768.0, 32767.0};
+        case ElementType::u16: return {0.0, 65535.0};
+        case ElementType::u64: return {0.0, static_cast<double>(largest_exact_integer)};
         case ElementType::i32: return {-2147483648.0, 2147483647.0};
         case ElementType::u32: return {0.0, 4294967295.0};
         default: return {-static_cast<double>(largest_exact_integer), static_cast<double>(largest_exact_integer)};

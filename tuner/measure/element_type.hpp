@@ -6,11 +6,12 @@
 
 namespace autotune {
 
-enum class ElementType { f16, bf16, f32, f64, i8, i32, u32, i64 };
+enum class ElementType { f16, bf16, f32, f64, i8, i32, u32, i64, u8, i16, u16, u64 };
 
 // "float", "double", "int", "unsigned", "long long", "__half"/"half", "__nv_bfloat16"/
-// "bfloat16", "signed char"/"int8_t"; throws std::invalid_argument naming the type and
-// listing the known ones.
+// "bfloat16", "signed char"/"int8_t", "unsigned char"/"uint8_t", "short"/"int16_t",
+// "unsigned short"/"uint16_t", "unsigned long long"/"uint64_t"; throws
+// std::invalid_argument naming the type and listing the known ones.
 [[nodiscard]] ElementType parse_element_type(const std::string& name);
 
 // A buffer's element: a type above, or CUDA's vector of 2 to 4 of them (float2, int4,

@@ -73,6 +73,10 @@ std::array<std::byte, 8> scalar_argument_bytes(const ArgumentValue& a)
     case ElementType::i32: put(static_cast<std::int32_t>(a.value)); break;
     case ElementType::u32: put(static_cast<std::uint32_t>(a.value)); break;
     case ElementType::i64: put(static_cast<std::int64_t>(a.value)); break;
+    case ElementType::u8: put(static_cast<std::uint8_t>(a.value)); break;
+    case ElementType::i16: put(static_cast<std::int16_t>(a.value)); break;
+    case ElementType::u16: put(static_cast<std::uint16_t>(a.value)); break;
+    case ElementType::u64: put(static_cast<std::uint64_t>(a.value)); break;
     default:
         break; // refused above
     }

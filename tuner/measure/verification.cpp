@@ -73,26 +73,22 @@ struct F64 {
     static constexpr Bits poison = 0x7FFDEAD0DEAD0000; // quiet NaN, payload 0x5EAD0DEAD0000
     static double value(Bits b) { return std::bit_cast<double>(b); }
 };
-struct I8 {
-    using Bits = std::uint8_t;
-    static constexpr Bits poison = 0xAD; // -83
-    static double value(Bits b) { return static_cast<std::int8_t>(b); }
+// Integers: Bits stored, Integer the value they mean.
+template <class Stored, class Meant, Stored poison_bits>
+struct IntegerTraits {
+    using Bits = Stored;
+    using Integer = Meant;
+    static constexpr Bits poison = poison_bits;
+    static double value(Bits b) { return static_cast<double>(static_cast<Integer>(b)); }
 };
-struct I32 {
-    using Bits = std::uint32_t;
-    static constexpr Bits poison = 0xDEADBEEF;
-    static double value(Bits b) { return static_cast<std::int32_t>(b); }
-};
-struct U32 {
-    using Bits = std::uint32_t;
-    static constexpr Bits poison = 0xDEADBEEF;
-    static double value(Bits b) { return b; }
-};
-struct I64 {
-    using Bits = std::uint64_t;
-    static constexpr Bits poison = 0xDEADBEEFDEADBEEF;
-    static double value(Bits b) { return static_cast<double>(static_cast<std::int64_t>(b)); }
-};
+struct I8 : IntegerTraits<std::uint8_t, std::int8_t, 0xAD> {};   // -83
+struct U8 : IntegerTraits<std::uint8_t, std::uint8_t, 0xAD> {};  // 173
+struct I16 : IntegerTraits<std::uint16_t, std::int16_t, 0xDEAD> {};
+struct U16 : IntegerTraits<std::uint16_t, std::uint16_t, 0xDEAD> {};
+struct I32 : IntegerTraits<std::uint32_t, std::int32_t, 0xDEADBEEF> {};
+struct U32 : IntegerTraits<std::uint32_t, std::uint32_t, 0xDEADBEEF> {};
+struct I64 : IntegerTraits<std::uint64_t, std::int64_t, 0xDEADBEEFDEADBEEF> {};
+struct U64 : IntegerTraits<std::uint64_t, std::uint64_t, 0xDEADBEEFDEADBEEF> {};
 
 // Calls f with the traits of `type`, so the per-element loops are compiled per type
 // rather than switching on every element.
@@ -116,6 +112,14 @@ decltype(auto) with_traits(ElementType type, F&& f)
         return f(U32{});
     case ElementType::i64:
         return f(I64{});
+    case ElementType::u8:
+        return f(U8{});
+    case ElementType::i16:
+        return f(I16{});
+    case ElementType::u16:
+        return f(U16{});
+    case ElementType::u64:
+        return f(U64{});
     }
     throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));
 }
@@ -137,7 +141,7 @@ void store(std::byte* p, typename T::Bits bits)
 // One random element from a 64-bit draw. Floating-point values are ±k·2^-p with
 // k in [1, 2^p] and p the significand width, so they are uniform over [-1, 1], exact in
 // the type and never zero by construction. Integers are redrawn when zero or poison;
-// i64 stays within ±(2^53 − 1) because references are doubles and larger values would
+// i64 and u64 stay within ±(2^53 − 1) because references are doubles and larger values would
 // make an off-by-one invisible.
 template <class T>
 typename T::Bits random_bits(std::mt19937_64& rng)
@@ -159,6 +163,9 @@ typename T::Bits random_bits(std::mt19937_64& rng)
             const std::int64_t m = static_cast<std::int64_t>(r & ((std::uint64_t{1} << 53) - 1));
             if (m != 0)
                 return static_cast<std::uint64_t>(negative ? -m : m);
+        } else if constexpr (std::is_same_v<T, U64>) {
+            if (const std::uint64_t m = r & ((std::uint64_t{1} << 53) - 1); m != 0)
+                return m;
         } else {
             const auto bits = static_cast<typename T::Bits>(r);
             if (bits != 0 && bits != T::poison)
@@ -241,10 +248,7 @@ typename T::Bits constant_bits(double value, ElementType type)
             throw refuse(fmt::format("beyond the type's range (largest {})", largest));
         return *best;
     } else {
-        using Integer = std::conditional_t<std::is_same_v<T, U32>, std::uint32_t,
-                                          std::conditional_t<std::is_same_v<T, I8>, std::int8_t,
-                                                             std::conditional_t<std::is_same_v<T, I32>, std::int32_t,
-                                                                                std::int64_t>>>;
+        using Integer = typename T::Integer;
         if (value != std::trunc(value))
             throw refuse("not a whole number");
         // The bounds as doubles: the lowest is a power of two (exact); the highest rounds up
@@ -345,6 +349,10 @@ Tolerance default_tolerance(ElementType type, Tolerance::Kind kind)
     case ElementType::i32:
     case ElementType::u32:
     case ElementType::i64:
+    case ElementType::u8:
+    case ElementType::i16:
+    case ElementType::u16:
+    case ElementType::u64:
         return {kind, 0, 0};
     }
     throw std::invalid_argument(fmt::format("invalid ElementType value {}", static_cast<int>(type)));

@@ -359,7 +359,8 @@ double random_upper_of(const T1Reader& r, const json& value, ElementType type, c
 std::string cuda_type_of(const std::string& t1_type)
 {
     static const std::pair<const char*, const char*> widths[] = {
-        {"int8", "int8_t"}, {"int32", "int32_t"}, {"uint32", "uint32_t"}, {"int64", "int64_t"}};
+        {"int8", "int8_t"},   {"uint8", "uint8_t"},   {"int16", "int16_t"}, {"uint16", "uint16_t"},
+        {"int32", "int32_t"}, {"uint32", "uint32_t"}, {"int64", "int64_t"}, {"uint64", "uint64_t"}};
     for (const auto& [t1, cuda] : widths)
         if (t1_type == t1)
             return cuda;
